@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The immutable context every call carries: correlation ids, an optional deadline, cancellation, and the clock and id
@@ -142,15 +143,23 @@ public final class CallContext {
     }
 
     /**
-     * Runs the listener when this context is cancelled (at once if it already is). Use it to interrupt blocking I/O.
+     * Runs the listener once when this context is cancelled (at once if it already is), however many cancellations
+     * of its chain fire. Use it to interrupt blocking I/O.
      * The listener runs on the cancelling thread and must be quick. Close the registration when the work is done.
      * Deadlines do not trigger listeners: bound blocking waits by {@link #remaining()}.
      */
     public Registration onCancel(Runnable listener) {
         Objects.requireNonNull(listener, "listener");
+        // Once per context: with several cancellations in the chain (parent and child), each may fire.
+        AtomicBoolean ran = new AtomicBoolean();
+        Runnable once = () -> {
+            if (ran.compareAndSet(false, true)) {
+                listener.run();
+            }
+        };
         List<Registration> registrations = new ArrayList<>(cancellations.size());
         for (Cancellation cancellation : cancellations) {
-            registrations.add(cancellation.onCancel(listener));
+            registrations.add(cancellation.onCancel(once));
         }
         return () -> registrations.forEach(Registration::close);
     }
@@ -170,7 +179,7 @@ public final class CallContext {
         }
         CountDownLatch cancelled = new CountDownLatch(1);
         try (Registration ignored = onCancel(cancelled::countDown)) {
-            if (cancelled.await(wait.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (cancelled.await(saturatedNanos(wait), TimeUnit.NANOSECONDS)) {
                 throwIfDone();
             }
         } catch (InterruptedException e) {
@@ -184,12 +193,30 @@ public final class CallContext {
         }
     }
 
+    /** The duration in nanoseconds, capped at {@code Long.MAX_VALUE} (about 292 years) instead of overflowing. */
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
     /** A child whose deadline is the earlier of this context's and now plus the timeout. */
     public CallContext withTimeout(Duration timeout) {
         if (timeout.isNegative()) {
             throw PaganticException.of(ErrorCode.CONFIG_INVALID, "timeout must not be negative: " + timeout);
         }
-        return withDeadline(clock.instant().plus(timeout));
+        return withDeadline(plusSaturated(clock.instant(), timeout));
+    }
+
+    /** The instant plus the duration, capped at {@link Instant#MAX}: a huge timeout means no practical deadline. */
+    private static Instant plusSaturated(Instant instant, Duration duration) {
+        try {
+            return instant.plus(duration);
+        } catch (java.time.DateTimeException | ArithmeticException tooFar) {
+            return Instant.MAX;
+        }
     }
 
     /** A child whose deadline is the earlier of this context's and the given instant. */
@@ -317,7 +344,7 @@ public final class CallContext {
                     parentSpanId, "");
             Instant effective = deadline;
             if (timeout != null) {
-                Instant fromTimeout = clock.instant().plus(timeout);
+                Instant fromTimeout = plusSaturated(clock.instant(), timeout);
                 effective = effective == null || fromTimeout.isBefore(effective) ? fromTimeout : effective;
             }
             return new CallContext(correlation, effective, cancellations, clock, ids);

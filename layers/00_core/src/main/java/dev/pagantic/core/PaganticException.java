@@ -63,7 +63,7 @@ public final class PaganticException extends RuntimeException {
 
     /** Structured diagnostic data (model name, schema path, tool name...). Immutable; never null. */
     public Map<String, Object> details() {
-        return details;
+        return details != null ? details : Map.of(); // null only after Java deserialization (the field is transient)
     }
 
     /**

@@ -48,7 +48,13 @@ public record Schema(String type, String description, Map<String, Schema> proper
         required = List.copyOf(required);
         enumValues = List.copyOf(enumValues);
         Objects.requireNonNull(items, "items");
-        defaultValue = Objects.requireNonNull(defaultValue, "defaultValue").map(JsonValues::copyValue);
+        Objects.requireNonNull(defaultValue, "defaultValue");
+        try {
+            defaultValue = defaultValue.map(JsonValues::copyValue);
+        } catch (IllegalArgumentException notJson) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID,
+                    "invalid schema: the default must be a JSON value: " + notJson.getMessage(), notJson);
+        }
         check(TYPES.contains(type), "unknown schema type '" + type + "'");
         check(properties.isEmpty() || type.equals("object"), "only object schemas have properties");
         check(items.isEmpty() || type.equals("array"), "only array schemas have items");

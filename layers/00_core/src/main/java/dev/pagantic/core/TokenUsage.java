@@ -41,9 +41,9 @@ public record TokenUsage(int promptTokens, int reasoningTokens, int outputTokens
         return new TokenUsage(promptTokens, 0, outputTokens, promptTokens + outputTokens, 0, Duration.ZERO);
     }
 
-    /** Prompt, reasoning and output tokens together. */
+    /** Prompt, reasoning and output tokens together; {@link ArithmeticException} if that overflows an int. */
     public int totalTokens() {
-        return promptTokens + reasoningTokens + outputTokens;
+        return Math.addExact(Math.addExact(promptTokens, reasoningTokens), outputTokens);
     }
 
     /** Generated tokens (reasoning and output) per second of generation time; 0 when no time was recorded. */
@@ -52,7 +52,7 @@ public record TokenUsage(int promptTokens, int reasoningTokens, int outputTokens
         if (nanos == 0) {
             return 0.0;
         }
-        return (reasoningTokens + outputTokens) * 1_000_000_000.0 / nanos;
+        return ((long) reasoningTokens + outputTokens) * 1_000_000_000.0 / nanos;
     }
 
     /** The combination of this usage and another (see the class comment for the rule). */

@@ -17,7 +17,14 @@ public record ToolCall(String id, String name, Map<String, Object> arguments) {
     public ToolCall {
         requireText(id, "id");
         requireText(name, "name");
-        arguments = JsonValues.copyObject(Objects.requireNonNull(arguments, "arguments"));
+        Objects.requireNonNull(arguments, "arguments");
+        try {
+            arguments = JsonValues.copyObject(arguments);
+        } catch (IllegalArgumentException notJson) {
+            throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
+                    "tool call arguments must be a JSON object: " + notJson.getMessage())
+                    .detail("tool", name).cause(notJson).build();
+        }
     }
 
     /** A call with the given id, name and arguments. */

@@ -48,7 +48,12 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         Objects.requireNonNull(topP, "topP");
         Objects.requireNonNull(seed, "seed");
         stop = List.copyOf(stop);
-        options = JsonValues.copyObject(options);
+        try {
+            options = JsonValues.copyObject(options);
+        } catch (IllegalArgumentException notJson) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID,
+                    "invalid request: options must be a JSON object: " + notJson.getMessage(), notJson);
+        }
         check(!messages.isEmpty(), "a request needs at least one message");
         check(maxTokens >= 0, "maxTokens must not be negative: " + maxTokens);
         temperature.ifPresent(t -> check(Double.isFinite(t) && t >= 0, "temperature must be >= 0: " + t));

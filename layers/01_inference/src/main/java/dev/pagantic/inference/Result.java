@@ -39,11 +39,19 @@ public record Result(String content, String reasoning, List<ToolCall> toolCalls,
         return new Builder();
     }
 
-    /** A builder initialised with this result's values. */
+    /**
+     * A builder initialised with this result's values. Messages and finish reason that equal the builder's defaults
+     * are left to be derived again, so that changing the content or the tool calls (a repaired answer, for example)
+     * does not leave a stale assistant message or finish reason behind; values that were set otherwise are kept.
+     */
     public Builder toBuilder() {
-        Builder builder = new Builder().content(content).reasoning(reasoning).toolCalls(toolCalls).usage(usage)
-                .finishReason(finishReason);
-        builder.messages = new ArrayList<>(messages);
+        Builder builder = new Builder().content(content).reasoning(reasoning).toolCalls(toolCalls).usage(usage);
+        if (!messages.equals(Builder.defaultMessages(content, toolCalls))) {
+            builder.messages = new ArrayList<>(messages);
+        }
+        if (finishReason != Builder.defaultFinishReason(toolCalls)) {
+            builder.finishReason = finishReason;
+        }
         return builder;
     }
 
@@ -99,10 +107,17 @@ public record Result(String content, String reasoning, List<ToolCall> toolCalls,
         }
 
         public Result build() {
-            List<Message> produced = messages != null ? messages : List.of(Message.assistant(content, toolCalls));
-            FinishReason reason = finishReason != null ? finishReason
-                    : toolCalls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
+            List<Message> produced = messages != null ? messages : defaultMessages(content, toolCalls);
+            FinishReason reason = finishReason != null ? finishReason : defaultFinishReason(toolCalls);
             return new Result(content, reasoning, toolCalls, produced, usage, reason);
+        }
+
+        private static List<Message> defaultMessages(String content, List<ToolCall> toolCalls) {
+            return List.of(Message.assistant(content, toolCalls));
+        }
+
+        private static FinishReason defaultFinishReason(List<ToolCall> toolCalls) {
+            return toolCalls.isEmpty() ? FinishReason.STOP : FinishReason.TOOL_CALLS;
         }
     }
 }

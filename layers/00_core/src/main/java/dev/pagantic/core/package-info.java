@@ -1,0 +1,48 @@
+/**
+ * Layer 00, the shared vocabulary of pagantic. Every other module speaks these types; this package depends on
+ * nothing but the JDK.
+ *
+ * <h2>Domain concepts</h2>
+ * <ul>
+ *   <li><b>Conversation.</b> A {@link dev.pagantic.core.Message} has a {@link dev.pagantic.core.Role} (system, user,
+ *       assistant, tool), and which fields it carries depends on the role: system and user messages carry content
+ *       only, assistant messages carry content and/or {@link dev.pagantic.core.ToolCall}s, tool messages carry the
+ *       content, the id of the call they answer and the tool's name. The record's constructor enforces this, so an
+ *       ill-formed message cannot exist.</li>
+ *   <li><b>Tools.</b> A {@link dev.pagantic.core.ToolDefinition} is a tool as the model sees it (name, description,
+ *       an object {@link dev.pagantic.core.Schema} for the arguments); a {@link dev.pagantic.core.ToolCall} is the
+ *       model asking to run one; a {@link dev.pagantic.core.ToolResult} is what came back, including failures, which
+ *       are fed back to the model so that it can try again.</li>
+ *   <li><b>Schema.</b> {@link dev.pagantic.core.Schema} is the JSON Schema subset pagantic speaks (objects with
+ *       typed properties, arrays, string enums, primitives). It describes both structured output and tool
+ *       parameters. Property order is kept as declared, because grammars derived from a schema emit keys in that
+ *       order.</li>
+ *   <li><b>Usage.</b> {@link dev.pagantic.core.TokenUsage} carries token counts and generation time. Usage values
+ *       combine with {@code plus}; because the generation time is carried rather than a rate, combining is
+ *       associative and commutative, so the usage of N calls does not depend on how they were added up.</li>
+ *   <li><b>Failure taxonomy.</b> Every failure is a {@link dev.pagantic.core.PaganticException} carrying the
+ *       specification's {@code SystemError} fields: a stable {@link dev.pagantic.core.ErrorCode}, its
+ *       {@link dev.pagantic.core.FailureCategory} (one of seven), a retryable flag (the code's default unless the
+ *       emitter knows better), a message, structured details and an optional cause. Callers switch on the code or
+ *       category, never on the message. {@code docs/errors.md} lists every code.</li>
+ *   <li><b>Call context.</b> {@link dev.pagantic.core.CallContext} is the Java counterpart of Go's
+ *       {@code context.Context}: an immutable value passed first to every call, carrying the
+ *       {@link dev.pagantic.core.Correlation} ids (request, session, trace, span, parent span, caused-by), an
+ *       optional deadline, the {@link dev.pagantic.core.Cancellation}s that can stop the work, and the clock and
+ *       {@link dev.pagantic.core.IdGenerator} that make deadlines and ids deterministic in tests. Child contexts are
+ *       derived ({@code withTimeout}, {@code withCancellation}, {@code childSpan}), never mutated.</li>
+ * </ul>
+ *
+ * <h2>Design decisions</h2>
+ * <ul>
+ *   <li>Values are records validated in their constructors; absent strings are empty, never null; collections are
+ *       immutable copies (JSON-like values such as tool arguments are deep-copied).</li>
+ *   <li>Invalid values fail with {@code CONFIG_INVALID} rather than a bare {@code IllegalArgumentException}, so that
+ *       every failure a caller sees has a code.</li>
+ *   <li>Cancellation is cooperative: long-running code calls {@code CallContext.throwIfDone()} between units of work
+ *       (steps, tool calls, tokens), which throws {@code CANCELLED_SIGNAL} or {@code CANCELLED_TIMEOUT}. Only the
+ *       code that started the work holds the {@code Cancellation}; a callee cannot cancel its caller.</li>
+ *   <li>No mutable static state: the clock and the id generator live in the context, not in globals.</li>
+ * </ul>
+ */
+package dev.pagantic.core;

@@ -1,0 +1,229 @@
+package dev.pagantic.inference.grammar;
+
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A parsed grammar as rules of flat element sequences, and the recogniser over them. The recogniser works as
+ * llama.cpp's sampler does: a set of pushdown stacks of rule positions, each advanced until a terminal is on top, and
+ * filtered by every code point of the input. A reference in tail position is not pushed, so right recursion (which
+ * repetition compiles to) runs in constant stack depth and the check is linear in the input for the grammars models
+ * are constrained with. Immutable and thread-safe.
+ */
+final class CompiledGrammar {
+
+    /** Bound on simultaneous parse stacks: a grammar ambiguous enough to exceed it is refused rather than checked slowly. */
+    static final int MAX_STACKS = 100_000;
+
+    private final List<String> names; // rule id -> name
+    private final List<List<List<Element>>> rules;
+    private final int root;
+
+    CompiledGrammar(List<String> names, List<List<List<Element>>> rules, int root) {
+        this.names = List.copyOf(names);
+        List<List<List<Element>>> copy = new ArrayList<>(rules.size());
+        for (List<List<Element>> alternatives : rules) {
+            List<List<Element>> altCopy = new ArrayList<>(alternatives.size());
+            alternatives.forEach(sequence -> altCopy.add(List.copyOf(sequence)));
+            copy.add(List.copyOf(altCopy));
+        }
+        this.rules = List.copyOf(copy);
+        this.root = root;
+    }
+
+    List<String> names() {
+        return names;
+    }
+
+    List<List<List<Element>>> rules() {
+        return rules;
+    }
+
+    int root() {
+        return root;
+    }
+
+    /** Matches the whole input against the root rule. */
+    GrammarMatch match(String input) {
+        Set<Frame> stacks = new LinkedHashSet<>();
+        expandRule(root, Frame.EMPTY, stacks);
+        int offset = 0;
+        while (offset < input.length()) {
+            int codePoint = input.codePointAt(offset);
+            Set<Frame> next = new LinkedHashSet<>();
+            for (Frame stack : stacks) {
+                if (stack != Frame.EMPTY && terminalAt(stack).matches(codePoint)) {
+                    advance(stack.next(this), next);
+                }
+            }
+            if (next.isEmpty()) {
+                return GrammarMatch.rejected(offset, "unexpected " + describe(codePoint) + " at offset " + offset);
+            }
+            stacks = next;
+            offset += Character.charCount(codePoint);
+        }
+        if (stacks.contains(Frame.EMPTY)) {
+            return GrammarMatch.ACCEPTED;
+        }
+        return GrammarMatch.rejected(input.length(), "output ended before the grammar was complete");
+    }
+
+    private Element.Terminal terminalAt(Frame frame) {
+        return (Element.Terminal) rules.get(frame.rule).get(frame.alternative).get(frame.index);
+    }
+
+    /** Adds every stack reachable from this one whose top is a terminal (or the empty stack: complete). */
+    private void advance(Frame stack, Set<Frame> out) {
+        if (stack == Frame.EMPTY) {
+            add(out, stack);
+            return;
+        }
+        Element top = rules.get(stack.rule).get(stack.alternative).get(stack.index);
+        if (top instanceof Element.RuleRef ref) {
+            expandRule(ref.ruleId(), stack.next(this), out);
+        } else {
+            add(out, stack);
+        }
+    }
+
+    private void expandRule(int ruleId, Frame continuation, Set<Frame> out) {
+        List<List<Element>> alternatives = rules.get(ruleId);
+        for (int alt = 0; alt < alternatives.size(); alt++) {
+            Frame stack = alternatives.get(alt).isEmpty() ? continuation : new Frame(ruleId, alt, 0, continuation);
+            advance(stack, out);
+        }
+    }
+
+    private static void add(Set<Frame> out, Frame stack) {
+        out.add(stack);
+        if (out.size() > MAX_STACKS) {
+            throw PaganticException.of(ErrorCode.CONFIG_GRAMMAR_INVALID,
+                    "grammar is too ambiguous to check: over " + MAX_STACKS + " simultaneous parse states");
+        }
+    }
+
+    /** The name of a rule that can reach itself without consuming input, if any (llama.cpp refuses these). */
+    Optional<String> leftRecursiveRule() {
+        BitSet nullable = nullableRules();
+        int[] state = new int[rules.size()]; // 0 unvisited, 1 in progress, 2 done
+        for (int rule = 0; rule < rules.size(); rule++) {
+            Optional<String> found = findLeftCycle(rule, nullable, state);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> findLeftCycle(int rule, BitSet nullable, int[] state) {
+        if (state[rule] == 1) {
+            return Optional.of(names.get(rule));
+        }
+        if (state[rule] == 2) {
+            return Optional.empty();
+        }
+        state[rule] = 1;
+        for (List<Element> sequence : rules.get(rule)) {
+            for (Element element : sequence) {
+                if (!(element instanceof Element.RuleRef ref)) {
+                    break;
+                }
+                Optional<String> found = findLeftCycle(ref.ruleId(), nullable, state);
+                if (found.isPresent()) {
+                    return found;
+                }
+                if (!nullable.get(ref.ruleId())) {
+                    break;
+                }
+            }
+        }
+        state[rule] = 2;
+        return Optional.empty();
+    }
+
+    /** Rules that can match the empty string, by fixpoint. */
+    BitSet nullableRules() {
+        BitSet nullable = new BitSet(rules.size());
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int rule = 0; rule < rules.size(); rule++) {
+                if (!nullable.get(rule) && rules.get(rule).stream().anyMatch(seq -> allNullable(seq, nullable))) {
+                    nullable.set(rule);
+                    changed = true;
+                }
+            }
+        }
+        return nullable;
+    }
+
+    private static boolean allNullable(List<Element> sequence, BitSet nullable) {
+        return sequence.stream().allMatch(e -> e instanceof Element.RuleRef ref && nullable.get(ref.ruleId()));
+    }
+
+    private static String describe(int codePoint) {
+        return codePoint < 0x20 || codePoint == 0x7f
+                ? String.format("character U+%04X", codePoint)
+                : "character '" + Character.toString(codePoint) + "'";
+    }
+
+    /**
+     * One frame of a persistent parse stack: the next element to match in an alternative of a rule, above the
+     * frame to continue with once this alternative is done. Stacks share tails, and equal stacks are merged by
+     * structural equality, as llama.cpp deduplicates its stacks.
+     */
+    static final class Frame {
+        static final Frame EMPTY = new Frame(-1, -1, -1, null);
+
+        final int rule;
+        final int alternative;
+        final int index;
+        final Frame parent;
+        private final int hash;
+
+        Frame(int rule, int alternative, int index, Frame parent) {
+            this.rule = rule;
+            this.alternative = alternative;
+            this.index = index;
+            this.parent = parent;
+            this.hash = parent == null ? 0 : ((rule * 31 + alternative) * 31 + index) * 31 + parent.hash;
+        }
+
+        /** The stack after this frame's element has been matched (the frame is dropped when its sequence ends). */
+        Frame next(CompiledGrammar grammar) {
+            int size = grammar.rules.get(rule).get(alternative).size();
+            return index + 1 < size ? new Frame(rule, alternative, index + 1, parent) : parent;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Frame that) || hash != that.hash) {
+                return false;
+            }
+            Frame a = this;
+            Frame b = that;
+            while (a != null && b != null && a != b) {
+                if (a.rule != b.rule || a.alternative != b.alternative || a.index != b.index) {
+                    return false;
+                }
+                a = a.parent;
+                b = b.parent;
+            }
+            return a == b;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+}

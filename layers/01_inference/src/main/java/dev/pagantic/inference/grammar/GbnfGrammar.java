@@ -1,0 +1,77 @@
+package dev.pagantic.inference.grammar;
+
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A checked GBNF grammar, in llama.cpp's syntax: rules {@code name ::= alternatives}, literals {@code "..."},
+ * character classes {@code [a-z]} and {@code [^"]}, any character {@code .}, groups, {@code * + ?} and
+ * {@code {m}}, {@code {m,}}, {@code {m,n}} repetition, escapes (backslash followed by {@code x} and 2 hex digits, {@code u} and 4, {@code U} and 8, or one of
+ * {@code t r n \ " [ ]}),
+ * and {@code #} comments.
+ *
+ * <p>{@link #parse} refuses a malformed grammar with {@code CONFIG_GRAMMAR_INVALID} and its line and column, an
+ * undefined rule, a missing {@code root}, and left recursion: llama.cpp would otherwise run unconstrained or abort,
+ * so no grammar reaches native code unchecked. {@link #match} then decides whether an output conforms, which is how
+ * {@code CONSTRAINT_GRAMMAR_REJECTED} is raised. Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * GbnfGrammar yesNo = GbnfGrammar.parse("root ::= \"yes\" | \"no\"");
+ * yesNo.accepts("yes");   // true
+ * yesNo.accepts("maybe"); // false
+ * }</pre>
+ */
+public final class GbnfGrammar {
+
+    private final String text;
+    private final CompiledGrammar compiled;
+
+    private GbnfGrammar(String text, CompiledGrammar compiled) {
+        this.text = text;
+        this.compiled = compiled;
+    }
+
+    /** Parses and checks a grammar; throws {@code CONFIG_GRAMMAR_INVALID} with {@code line}/{@code column} details. */
+    public static GbnfGrammar parse(String text) {
+        Objects.requireNonNull(text, "text");
+        return new GbnfGrammar(text, GbnfParser.parse(text));
+    }
+
+    /** The grammar's source text, as given. */
+    public String text() {
+        return text;
+    }
+
+    /** The names of the rules the grammar defines, in order of first appearance. */
+    public List<String> ruleNames() {
+        // Synthesized rules are named base_N; '_' cannot occur in a GBNF name, so they are easy to leave out.
+        return compiled.names().stream().filter(name -> name.indexOf('_') < 0).toList();
+    }
+
+    /** Whether the whole output is a sentence of the grammar. */
+    public boolean accepts(String output) {
+        return match(output).accepted();
+    }
+
+    /** Matches the whole output, telling where it was rejected. */
+    public GrammarMatch match(String output) {
+        return compiled.match(Objects.requireNonNull(output, "output"));
+    }
+
+    /** Throws {@code CONSTRAINT_GRAMMAR_REJECTED} (with offset and reason details) unless the output conforms. */
+    public void requireAccepted(String output) {
+        GrammarMatch match = match(output);
+        if (!match.accepted()) {
+            throw PaganticException.builder(ErrorCode.CONSTRAINT_GRAMMAR_REJECTED,
+                            "output does not conform to the grammar: " + match.reason())
+                    .detail("offset", match.offset()).detail("reason", match.reason()).build();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "GbnfGrammar" + ruleNames();
+    }
+}
