@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -32,14 +33,20 @@ import java.util.Set;
  * @param required     the names of the properties that must be present
  * @param enumValues   the allowed values of a string enum; empty when unrestricted
  * @param items        the schema of an array's items
+ * @param minItems     the fewest items an array may have
+ * @param maxItems     the most items an array may have
+ * @param maxLength    the most characters a string may have
  * @param defaultValue a default value (informational: generation and validation ignore it)
  */
 public record Schema(String type, String description, Map<String, Schema> properties, List<String> required,
-                     List<String> enumValues, Optional<Schema> items, Optional<Object> defaultValue) {
+                     List<String> enumValues, Optional<Schema> items, OptionalInt minItems, OptionalInt maxItems,
+                     OptionalInt maxLength, Optional<Object> defaultValue) {
 
     /** The JSON Schema types this subset supports; the empty string means any type. */
     public static final Set<String> TYPES = Set.of("object", "array", "string", "number", "integer", "boolean",
             "null", "");
+
+    private static final OptionalInt NONE = OptionalInt.empty();
 
     public Schema {
         Objects.requireNonNull(type, "type");
@@ -48,6 +55,9 @@ public record Schema(String type, String description, Map<String, Schema> proper
         required = List.copyOf(required);
         enumValues = List.copyOf(enumValues);
         Objects.requireNonNull(items, "items");
+        Objects.requireNonNull(minItems, "minItems");
+        Objects.requireNonNull(maxItems, "maxItems");
+        Objects.requireNonNull(maxLength, "maxLength");
         Objects.requireNonNull(defaultValue, "defaultValue");
         try {
             defaultValue = defaultValue.map(JsonValues::copyValue);
@@ -64,6 +74,11 @@ public record Schema(String type, String description, Map<String, Schema> proper
             check(properties.containsKey(name), "required property '" + name + "' is not declared");
         }
         check(new LinkedHashSet<>(required).size() == required.size(), "required names must be distinct");
+        check(minItems.isEmpty() && maxItems.isEmpty() || type.equals("array"), "only array schemas have item bounds");
+        check(maxLength.isEmpty() || type.equals("string"), "only string schemas have a maximum length");
+        check(minItems.orElse(0) >= 0 && maxItems.orElse(0) >= 0 && maxLength.orElse(0) >= 0,
+                "bounds must not be negative");
+        check(maxItems.orElse(Integer.MAX_VALUE) >= minItems.orElse(0), "maxItems must not be below minItems");
     }
 
     /** A string schema. */
@@ -93,12 +108,14 @@ public record Schema(String type, String description, Map<String, Schema> proper
 
     /** A string schema restricted to the given values. */
     public static Schema enumOf(String... values) {
-        return new Schema("string", "", Map.of(), List.of(), List.of(values), Optional.empty(), Optional.empty());
+        return new Schema("string", "", Map.of(), List.of(), List.of(values), Optional.empty(), NONE, NONE, NONE,
+                Optional.empty());
     }
 
     /** An array whose items all follow the given schema. */
     public static Schema arrayOf(Schema items) {
-        return new Schema("array", "", Map.of(), List.of(), List.of(), Optional.of(items), Optional.empty());
+        return new Schema("array", "", Map.of(), List.of(), List.of(), Optional.of(items), NONE, NONE, NONE,
+                Optional.empty());
     }
 
     /** Starts an object schema. */
@@ -108,12 +125,32 @@ public record Schema(String type, String description, Map<String, Schema> proper
 
     /** This schema with the given description. */
     public Schema withDescription(String newDescription) {
-        return new Schema(type, newDescription, properties, required, enumValues, items, defaultValue);
+        return new Schema(type, newDescription, properties, required, enumValues, items, minItems, maxItems,
+                maxLength, defaultValue);
     }
 
     /** This schema with the given default value (a JSON value). */
     public Schema withDefault(Object value) {
-        return new Schema(type, description, properties, required, enumValues, items, Optional.of(value));
+        return new Schema(type, description, properties, required, enumValues, items, minItems, maxItems, maxLength,
+                Optional.of(value));
+    }
+
+    /** This array schema with bounds on its number of items. */
+    public Schema withItemCount(int min, int max) {
+        return new Schema(type, description, properties, required, enumValues, items, OptionalInt.of(min),
+                OptionalInt.of(max), maxLength, defaultValue);
+    }
+
+    /** This array schema with a minimum number of items and no maximum. */
+    public Schema withMinItems(int min) {
+        return new Schema(type, description, properties, required, enumValues, items, OptionalInt.of(min), maxItems,
+                maxLength, defaultValue);
+    }
+
+    /** This string schema with a maximum length in characters. */
+    public Schema withMaxLength(int max) {
+        return new Schema(type, description, properties, required, enumValues, items, minItems, maxItems,
+                OptionalInt.of(max), defaultValue);
     }
 
     /**
@@ -140,12 +177,16 @@ public record Schema(String type, String description, Map<String, Schema> proper
             json.put("enum", enumValues);
         }
         items.ifPresent(schema -> json.put("items", schema.toJsonSchema()));
+        minItems.ifPresent(min -> json.put("minItems", min));
+        maxItems.ifPresent(max -> json.put("maxItems", max));
+        maxLength.ifPresent(max -> json.put("maxLength", max));
         defaultValue.ifPresent(value -> json.put("default", value));
         return JsonValues.copyObject(json);
     }
 
     private static Schema ofType(String type) {
-        return new Schema(type, "", Map.of(), List.of(), List.of(), Optional.empty(), Optional.empty());
+        return new Schema(type, "", Map.of(), List.of(), List.of(), Optional.empty(), NONE, NONE, NONE,
+                Optional.empty());
     }
 
     private static void check(boolean condition, String message) {
@@ -183,8 +224,8 @@ public record Schema(String type, String description, Map<String, Schema> proper
         }
 
         public Schema build() {
-            return new Schema("object", description, properties, required, List.of(), Optional.empty(),
-                    Optional.empty());
+            return new Schema("object", description, properties, required, List.of(), Optional.empty(), NONE, NONE,
+                    NONE, Optional.empty());
         }
 
         private void property(String name, Schema schema) {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,7 +35,8 @@ class SchemaTest {
 
     private static Schema schema(String type, Map<String, Schema> properties, List<String> required,
                                  List<String> enumValues, Optional<Schema> items) {
-        return new Schema(type, "", properties, required, enumValues, items, Optional.empty());
+        return new Schema(type, "", properties, required, enumValues, items, OptionalInt.empty(), OptionalInt.empty(),
+                OptionalInt.empty(), Optional.empty());
     }
 
     @Nested
@@ -145,6 +147,47 @@ class SchemaTest {
             assertThat(List.of(Schema.string(), Schema.number(), Schema.integer(), Schema.bool(), Schema.nullValue()))
                     .extracting(Schema::type)
                     .containsExactly("string", "number", "integer", "boolean", "null");
+        }
+    }
+
+    @Nested
+    class Bounds {
+
+        @Test
+        void itemCountAndMaxLengthAppearInTheJsonSchema() {
+            Schema tags = Schema.arrayOf(Schema.string().withMaxLength(12)).withItemCount(1, 3);
+
+            assertThat(tags.toJsonSchema()).containsEntry("minItems", 1).containsEntry("maxItems", 3);
+            assertThat(tags.items().orElseThrow().toJsonSchema()).containsEntry("maxLength", 12);
+        }
+
+        @Test
+        void minItemsAloneLeavesTheMaximumOpen() {
+            Schema atLeastTwo = Schema.arrayOf(Schema.integer()).withMinItems(2);
+
+            assertThat(atLeastTwo.minItems()).hasValue(2);
+            assertThat(atLeastTwo.maxItems()).isEmpty();
+        }
+
+        @Test
+        void itemBoundsOnlyApplyToArrays() {
+            assertConfigInvalid(() -> Schema.string().withItemCount(0, 1));
+        }
+
+        @Test
+        void maxLengthOnlyAppliesToStrings() {
+            assertConfigInvalid(() -> Schema.number().withMaxLength(3));
+        }
+
+        @Test
+        void maxItemsBelowMinItemsIsRejected() {
+            assertConfigInvalid(() -> Schema.arrayOf(Schema.string()).withItemCount(3, 2));
+        }
+
+        @Test
+        void negativeBoundsAreRejected() {
+            assertConfigInvalid(() -> Schema.arrayOf(Schema.string()).withMinItems(-1));
+            assertConfigInvalid(() -> Schema.string().withMaxLength(-1));
         }
     }
 

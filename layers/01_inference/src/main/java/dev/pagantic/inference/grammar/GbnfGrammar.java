@@ -2,6 +2,7 @@ package dev.pagantic.inference.grammar;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Schema;
 import java.util.List;
 import java.util.Objects;
 
@@ -37,6 +38,16 @@ public final class GbnfGrammar {
     public static GbnfGrammar parse(String text) {
         Objects.requireNonNull(text, "text");
         return new GbnfGrammar(text, GbnfParser.parse(text));
+    }
+
+    /**
+     * Derives the grammar of a schema: it accepts exactly the JSON documents the schema describes, with keys in
+     * declaration order, optional properties omissible, no undeclared properties, and limited whitespace between
+     * tokens. Use it to constrain structured output at the decoder without writing GBNF by hand.
+     */
+    public static GbnfGrammar fromSchema(Schema schema) {
+        Objects.requireNonNull(schema, "schema");
+        return parse(SchemaGbnfGenerator.generate(schema));
     }
 
     /** The grammar's source text, as given. */
