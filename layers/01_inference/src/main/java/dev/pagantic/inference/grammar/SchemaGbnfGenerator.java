@@ -2,6 +2,7 @@ package dev.pagantic.inference.grammar;
 
 import dev.pagantic.core.Schema;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -155,7 +156,7 @@ final class SchemaGbnfGenerator {
         primitives.put("boolean", "\"true\" | \"false\"");
         primitives.put("null", "\"null\"");
         primitives.put("ws", "| \" \" | \"\\n\" [ \\t]{0,20}");
-        return primitives;
+        return Collections.unmodifiableMap(primitives);
     }
 
     private static String join(String first, String second) {

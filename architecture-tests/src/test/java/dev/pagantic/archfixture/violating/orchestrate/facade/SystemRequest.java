@@ -1,0 +1,5 @@
+package dev.pagantic.archfixture.violating.orchestrate.facade;
+
+/** The fixture's facade request. */
+public record SystemRequest(String prompt) {
+}
