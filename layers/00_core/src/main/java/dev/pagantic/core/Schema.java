@@ -155,7 +155,8 @@ public record Schema(String type, String description, Map<String, Schema> proper
 
     /**
      * This schema as a JSON Schema document: nested maps and lists in declaration order, ready for any JSON
-     * serialiser. Empty fields are left out.
+     * serialiser. Empty fields are left out; objects are closed ({@code "additionalProperties": false}), so that the
+     * document and the grammar derived from the schema accept the same instances.
      */
     public Map<String, Object> toJsonSchema() {
         Map<String, Object> json = new LinkedHashMap<>();
@@ -172,6 +173,9 @@ public record Schema(String type, String description, Map<String, Schema> proper
         }
         if (!required.isEmpty()) {
             json.put("required", required);
+        }
+        if (type.equals("object")) {
+            json.put("additionalProperties", false); // closed, as the grammar derived from the schema is
         }
         if (!enumValues.isEmpty()) {
             json.put("enum", enumValues);

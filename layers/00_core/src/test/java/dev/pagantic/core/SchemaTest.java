@@ -62,12 +62,13 @@ class SchemaTest {
                             "sentiment", orderedMap("type", "string",
                                     "enum", List.of("positive", "negative", "neutral")),
                             "confidence", orderedMap("type", "number")),
-                    "required", List.of("sentiment", "confidence"));
+                    "required", List.of("sentiment", "confidence"),
+                    "additionalProperties", false);
 
             Map<String, Object> json = sentiment().toJsonSchema();
 
             assertThat(json).isEqualTo(expected);
-            assertThat(json.keySet()).containsExactly("type", "properties", "required");
+            assertThat(json.keySet()).containsExactly("type", "properties", "required", "additionalProperties");
             @SuppressWarnings("unchecked")
             Map<String, Object> properties = (Map<String, Object>) json.get("properties");
             assertThat(properties.keySet()).containsExactly("sentiment", "confidence");
@@ -92,8 +93,9 @@ class SchemaTest {
         }
 
         @Test
-        void emptyObjectHasOnlyItsType() {
-            assertThat(Schema.object().build().toJsonSchema()).isEqualTo(Map.of("type", "object"));
+        void emptyObjectIsClosedToAnyProperty() {
+            assertThat(Schema.object().build().toJsonSchema())
+                    .isEqualTo(Map.of("type", "object", "additionalProperties", false));
         }
 
         @Test
@@ -127,8 +129,10 @@ class SchemaTest {
                                     "properties", orderedMap(
                                             "name", orderedMap("type", "string"),
                                             "age", orderedMap("type", "integer")),
-                                    "required", List.of("name")))),
-                    "required", List.of("people"));
+                                    "required", List.of("name"),
+                                    "additionalProperties", false))),
+                    "required", List.of("people"),
+                    "additionalProperties", false);
 
             assertThat(people.toJsonSchema()).isEqualTo(expected);
             assertThat(people.properties().get("people").items()).contains(person);
