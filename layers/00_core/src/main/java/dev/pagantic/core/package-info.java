@@ -14,9 +14,10 @@
  *       model asking to run one; a {@link dev.pagantic.core.ToolResult} is what came back, including failures, which
  *       are fed back to the model so that it can try again.</li>
  *   <li><b>Schema.</b> {@link dev.pagantic.core.Schema} is the JSON Schema subset pagantic speaks (objects with
- *       typed properties, arrays, string enums, primitives). It describes both structured output and tool
- *       parameters. Property order is kept as declared, because grammars derived from a schema emit keys in that
- *       order.</li>
+ *       typed properties, arrays with item-count bounds, strings with a maximum length, string enums, primitives).
+ *       It describes both structured output and tool parameters. Property order is kept as declared, because
+ *       grammars derived from a schema emit keys in that order, and objects are closed to their declared properties,
+ *       so that the schema document and the derived grammar accept the same instances.</li>
  *   <li><b>Usage.</b> {@link dev.pagantic.core.TokenUsage} carries token counts and generation time. Usage values
  *       combine with {@code plus}; because the generation time is carried rather than a rate, combining is
  *       associative and commutative, so the usage of N calls does not depend on how they were added up.</li>

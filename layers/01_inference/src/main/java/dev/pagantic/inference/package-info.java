@@ -40,8 +40,9 @@
  *       static state.</li>
  * </ul>
  *
- * <p>Planned: the GBNF grammar language (parsing and checking grammars, deriving a grammar from a
- * {@link dev.pagantic.core.Schema}) in {@code dev.pagantic.inference.grammar}, JDK only. It has this one owner, so
- * that engines, the constraint layer and orchestration all use the same grammar code.
+ * <p>The GBNF grammar language that {@link dev.pagantic.inference.Request#grammar()} carries lives in the
+ * subpackage {@link dev.pagantic.inference.grammar}: parsing and checking grammars, deciding whether an output
+ * conforms, and deriving a grammar from a {@link dev.pagantic.core.Schema}. It has this one owner, so that engines,
+ * the constraint layer and orchestration all use the same grammar code.
  */
 package dev.pagantic.inference;
