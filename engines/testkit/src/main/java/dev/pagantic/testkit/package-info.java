@@ -1,0 +1,69 @@
+/**
+ * Fake engines for users' unit tests, and the Engine contract test kit that every engine module runs.
+ *
+ * <h2>Fake engines</h2>
+ * <ul>
+ *   <li>{@link dev.pagantic.testkit.ScriptedEngine} replays a script, one step per call: a reply, tool calls, a
+ *       verbatim {@link dev.pagantic.inference.Result}, a result computed from the request, or a failure. It records
+ *       every request, so a test both decides what "the model" says and inspects what the code under test asked.
+ *       Running out of script fails loudly, naming the call and quoting its last message.</li>
+ *   <li>{@link dev.pagantic.testkit.EchoEngine} answers with the last user message: some engine, deterministic, for
+ *       tests that do not care what it says.</li>
+ *   <li>{@link dev.pagantic.testkit.FailingEngine} fails the first N calls with a chosen error code, then delegates:
+ *       the fixture for retries and fallbacks.</li>
+ *   <li>{@link dev.pagantic.testkit.SlowEngine} adds latency before a call and before every streamed token, waiting
+ *       with {@link dev.pagantic.core.CallContext#sleep}, so cancellation and deadlines end the wait at once: the
+ *       fixture for timeouts and cancellation.</li>
+ * </ul>
+ * The wrapping engines own their delegate (closing them closes it) and compose:
+ * {@code SlowEngine.builder().delegate(FailingEngine.builder().delegate(scripted).build()).build()}.
+ *
+ * <h2>Design decisions</h2>
+ * <ul>
+ *   <li><b>A token is a whitespace-separated word of message content.</b> Real tokenizers are not available in unit
+ *       tests and would make expectations opaque; words are exact and countable by eye. Prompt tokens are the words of
+ *       all message contents (no per-message overhead, tool calls and tool definitions cost nothing), output tokens
+ *       the words of the content, reasoning tokens those of the reasoning. The engines' {@code tokenCounter()} counts
+ *       the same way, so usage and counting agree, and the engines declare
+ *       {@link dev.pagantic.inference.Capability#TOKEN_COUNTING}. Generation time is a deterministic 1 ms per
+ *       generated token, so tokens per second is finite and stable.</li>
+ *   <li><b>Fakes honour the same contract as real engines.</b> {@code maxTokens} and the context window cut a reply
+ *       at a word boundary with {@link dev.pagantic.inference.FinishReason#LENGTH} (a cut reply loses its tool calls,
+ *       which a model emits after its text); a reply streams word by word, with a cancellation and deadline check
+ *       before each token, and the deltas concatenate to the content exactly, whitespace included; undeclared
+ *       capabilities are refused with {@code CONFIG_UNSUPPORTED_CAPABILITY}; a closed engine refuses with
+ *       {@code INFERENCE_ENGINE_CLOSED}. Code tested against a fake therefore meets the behaviour of a real
+ *       engine.</li>
+ *   <li><b>Refused calls cost nothing.</b> A call refused before generation (closed, cancelled, expired, undeclared
+ *       capability, prompt over the window) consumes no scripted step, no failure of a {@code FailingEngine}, and is
+ *       not recorded, so a script of N steps serves the first N admitted calls however many were refused.</li>
+ *   <li><b>Tool call ids are explicit.</b> A {@link dev.pagantic.core.ToolCall} always carries an id; the scripted
+ *       engine's {@code replyCallingTool} numbers them {@code call_1}, {@code call_2}, ... per builder, so
+ *       expectations never depend on random ids.</li>
+ *   <li>No mutable static state: every counter, script and clock belongs to an engine or a test instance.</li>
+ * </ul>
+ *
+ * <h2>The contract kit</h2>
+ * {@link dev.pagantic.testkit.EngineContractTest} is an abstract JUnit 5 class. An engine module's test extends it
+ * and implements {@code createEngine(Scenario)}; it inherits one named case per rule of the
+ * {@link dev.pagantic.inference.Engine} contract. The {@link dev.pagantic.testkit.EngineContractTest.Scenario} tells
+ * a scripted engine what to script and is mostly ignored by a real engine:
+ *
+ * <pre>{@code
+ * class MyEngineContractTest extends EngineContractTest {
+ *     @Override
+ *     protected Engine createEngine(Scenario scenario) {
+ *         return switch (scenario) {
+ *             case BACKEND_FAILURE -> new MyEngine(unreachableServer());
+ *             default -> new MyEngine(testServer());
+ *         };
+ *     }
+ * }
+ * }</pre>
+ *
+ * Cases for optional capabilities are skipped when the engine does not declare them; a subclass that cannot produce
+ * a scenario skips it with {@code Assumptions.abort}. The kit's own tests prove that it can fail: deliberately
+ * broken engines (ignoring {@code maxTokens}, cancellation or deadlines, dropping tool calls, leaking raw exceptions,
+ * ...) each fail exactly the cases that check what they break.
+ */
+package dev.pagantic.testkit;

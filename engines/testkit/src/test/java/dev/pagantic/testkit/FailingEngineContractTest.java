@@ -1,0 +1,16 @@
+package dev.pagantic.testkit;
+
+import dev.pagantic.inference.Engine;
+
+/** The failing engine meets the contract: it fails in the backend-failure scenario and delegates in all others. */
+class FailingEngineContractTest extends EngineContractTest {
+
+    @Override
+    protected Engine createEngine(Scenario scenario) {
+        if (scenario == Scenario.BACKEND_FAILURE) {
+            return FailingEngine.builder().failAlways().delegate(ContractScripts.healthy(Scenario.SIMPLE_COMPLETION))
+                    .build();
+        }
+        return FailingEngine.builder().failures(0).delegate(ContractScripts.healthy(scenario)).build();
+    }
+}

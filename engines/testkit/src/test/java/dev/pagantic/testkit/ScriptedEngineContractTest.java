@@ -1,0 +1,12 @@
+package dev.pagantic.testkit;
+
+import dev.pagantic.inference.Engine;
+
+/** The scripted engine, with its default capabilities (tools, streaming, token counting), meets the contract. */
+class ScriptedEngineContractTest extends EngineContractTest {
+
+    @Override
+    protected Engine createEngine(Scenario scenario) {
+        return ContractScripts.healthy(scenario);
+    }
+}
