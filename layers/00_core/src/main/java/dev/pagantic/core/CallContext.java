@@ -178,13 +178,16 @@ public final class CallContext {
             deadlineFirst = true;
         }
         CountDownLatch cancelled = new CountDownLatch(1);
-        try (Registration ignored = onCancel(cancelled::countDown)) {
+        Registration registration = onCancel(cancelled::countDown);
+        try {
             if (cancelled.await(saturatedNanos(wait), TimeUnit.NANOSECONDS)) {
                 throwIfDone();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw PaganticException.of(ErrorCode.CANCELLED_SIGNAL, "interrupted while waiting", e);
+        } finally {
+            registration.close();
         }
         if (deadlineFirst) {
             throw PaganticException.builder(ErrorCode.CANCELLED_TIMEOUT, "deadline exceeded at " + deadline)
