@@ -69,7 +69,7 @@ final class WordModel {
         if (info.supports(Capability.STREAMING)) {
             return turn.take(context, request, handler);
         }
-        return deliverWhole(turn.take(context, request, StreamHandler.NOOP), handler);
+        return StreamHandler.deliverWhole(turn.take(context, request, StreamHandler.NOOP), handler);
     }
 
     /** Generates the reply under the request's limits, with word-token usage. */
@@ -145,19 +145,5 @@ final class WordModel {
             context.throwIfDone();
             handler.onToolCall(call);
         }
-    }
-
-    /** What {@link dev.pagantic.inference.Engine}'s default streaming overload does: everything once, at the end. */
-    private static Result deliverWhole(Result result, StreamHandler handler) {
-        if (!result.reasoning().isEmpty()) {
-            handler.onReasoning(result.reasoning());
-        }
-        if (!result.content().isEmpty()) {
-            handler.onContent(result.content());
-        }
-        for (ToolCall call : result.toolCalls()) {
-            handler.onToolCall(call);
-        }
-        return result;
     }
 }

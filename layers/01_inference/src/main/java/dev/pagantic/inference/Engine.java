@@ -1,7 +1,6 @@
 package dev.pagantic.inference;
 
 import dev.pagantic.core.CallContext;
-import dev.pagantic.core.ToolCall;
 
 /**
  * The inference SPI: the one abstraction between pagantic and any model runtime (in-process llama.cpp, an
@@ -31,17 +30,7 @@ public interface Engine extends AutoCloseable {
      * delivers the whole reasoning, content and each tool call once, so that callers can always pass a handler.
      */
     default Result infer(CallContext context, Request request, StreamHandler handler) {
-        Result result = infer(context, request);
-        if (!result.reasoning().isEmpty()) {
-            handler.onReasoning(result.reasoning());
-        }
-        if (!result.content().isEmpty()) {
-            handler.onContent(result.content());
-        }
-        for (ToolCall call : result.toolCalls()) {
-            handler.onToolCall(call);
-        }
-        return result;
+        return StreamHandler.deliverWhole(infer(context, request), handler);
     }
 
     /** Runs one inference call in a {@linkplain CallContext#background() background context}. */

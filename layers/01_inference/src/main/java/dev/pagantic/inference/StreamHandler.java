@@ -38,4 +38,23 @@ public interface StreamHandler {
             }
         };
     }
+
+    /**
+     * Delivers a finished result to the handler at once: its reasoning, its content, then each tool call. This is
+     * what an engine without incremental streaming does, so that callers can always pass a handler.
+     *
+     * @return the result, for chaining
+     */
+    static Result deliverWhole(Result result, StreamHandler handler) {
+        if (!result.reasoning().isEmpty()) {
+            handler.onReasoning(result.reasoning());
+        }
+        if (!result.content().isEmpty()) {
+            handler.onContent(result.content());
+        }
+        for (ToolCall call : result.toolCalls()) {
+            handler.onToolCall(call);
+        }
+        return result;
+    }
 }
