@@ -43,7 +43,9 @@ public final class GbnfGrammar {
     /**
      * Derives the grammar of a schema: it accepts exactly the JSON documents the schema describes, with keys in
      * declaration order, optional properties omissible, no undeclared properties, and limited whitespace between
-     * tokens. Use it to constrain structured output at the decoder without writing GBNF by hand.
+     * tokens. Use it to constrain structured output at the decoder without writing GBNF by hand. A string enum
+     * none of whose values is within the schema's {@code maxLength} has no instance, and is refused with
+     * {@code CONFIG_INVALID} rather than turned into a grammar that nothing satisfies.
      */
     public static GbnfGrammar fromSchema(Schema schema) {
         Objects.requireNonNull(schema, "schema");
@@ -53,6 +55,11 @@ public final class GbnfGrammar {
     /** The grammar's source text, as given. */
     public String text() {
         return text;
+    }
+
+    /** The compiled rules, for tools in this package (the property tests' grammar sampler walks them). */
+    CompiledGrammar compiled() {
+        return compiled;
     }
 
     /** The names of the rules the grammar defines, in order of first appearance. */

@@ -1,5 +1,7 @@
 package dev.pagantic.inference.grammar;
 
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,8 +49,15 @@ final class SchemaGbnfGenerator {
     /** Defines what the schema needs and returns the name of the rule that matches one value of it. */
     private String valueRule(Schema schema, String name) {
         if (!schema.enumValues().isEmpty()) {
+            // JSON Schema applies maxLength to enum values too, so a value longer than it is no instance.
+            int maxLength = schema.maxLength().orElse(Integer.MAX_VALUE);
             List<String> literals = new ArrayList<>();
-            schema.enumValues().forEach(value -> literals.add(literal(jsonString(value))));
+            schema.enumValues().stream().filter(value -> value.codePointCount(0, value.length()) <= maxLength)
+                    .forEach(value -> literals.add(literal(jsonString(value))));
+            if (literals.isEmpty()) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid schema: no enum value of " + name
+                        + " is within its maxLength " + maxLength + ": " + schema.enumValues());
+            }
             return define(name, String.join(" | ", literals));
         }
         return switch (schema.type()) {
@@ -150,7 +159,12 @@ final class SchemaGbnfGenerator {
         primitives.put("object", "\"{\" ws ( string ws \":\" ws value ws (\",\" ws string ws \":\" ws value ws)* )? \"}\"");
         primitives.put("array", "\"[\" ws ( value ws (\",\" ws value ws)* )? \"]\"");
         primitives.put("string", "\"\\\"\" char* \"\\\"\"");
-        primitives.put("char", "[^\"\\\\\\x7F\\x00-\\x1F] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" [0-9a-fA-F]{4})");
+        // A backslash-u escape names a code point outside the surrogates, or a high and a low surrogate as one pair:
+        // a lone surrogate is no character (Jackson refuses one in a property name), and JSON Schema's maxLength
+        // counts a pair as one character, as a char{0,n} repetition then does.
+        primitives.put("char", "[^\"\\\\\\x7F\\x00-\\x1F] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" ("
+                + "[0-9a-cA-Ce-fE-F] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}"
+                + " | [dD] [89abAB] [0-9a-fA-F]{2} \"\\\\u\" [dD] [c-fC-F] [0-9a-fA-F]{2}))");
         primitives.put("integer", "\"-\"? (\"0\" | [1-9] [0-9]{0,15})");
         primitives.put("number", "\"-\"? (\"0\" | [1-9] [0-9]{0,15}) (\".\" [0-9]{1,16})? ([eE] [-+]? [0-9]{1,4})?");
         primitives.put("boolean", "\"true\" | \"false\"");

@@ -1,7 +1,10 @@
 package dev.pagantic.inference.grammar;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -148,6 +151,44 @@ class SchemaGrammarTest {
 
         assertThat(text).startsWith("root ::= ");
         assertThat(text).contains("number ::= ").doesNotContain("boolean ::= ").doesNotContain("value ::= ");
+    }
+
+    @Test
+    void enumValuesLongerThanTheMaximumLengthAreLeftOutOfTheGrammar() {
+        // Found by SchemaGrammarPropertiesTest (b): JSON Schema applies both enum and maxLength, so "abc" is invalid.
+        GbnfGrammar grammar = GbnfGrammar.fromSchema(Schema.enumOf("", "a", "abc", "\u00e9").withMaxLength(1));
+
+        assertThat(grammar.accepts("\"\"")).isTrue();
+        assertThat(grammar.accepts("\"a\"")).isTrue();
+        assertThat(grammar.accepts("\"\u00e9\"")).as("length in characters, not bytes").isTrue();
+        assertThat(grammar.accepts("\"abc\"")).isFalse();
+    }
+
+    @Test
+    void anEnumWithNoValueWithinItsMaximumLengthIsRefusedAsAnInvalidSchema() {
+        Schema contradictory = Schema.object().optional("e", Schema.enumOf("abc", "de").withMaxLength(1)).build();
+
+        assertThatThrownBy(() -> GbnfGrammar.fromSchema(contradictory))
+                .isInstanceOfSatisfying(PaganticException.class,
+                        failure -> assertThat(failure.code()).isEqualTo(ErrorCode.CONFIG_INVALID))
+                .hasMessageContaining("maxLength");
+    }
+
+    @Test
+    void escapedSurrogatesMustPairAndAPairCountsAsOneCharacter() {
+        // Found by SchemaGrammarPropertiesTest (b): a lone surrogate escape in a property name is refused by Jackson
+        // (so by networknt and the constraint layer), and JSON Schema's maxLength counts an escaped pair as one.
+        GbnfGrammar text = GbnfGrammar.fromSchema(Schema.string());
+        GbnfGrammar oneCharacter = GbnfGrammar.fromSchema(Schema.string().withMaxLength(1));
+        GbnfGrammar any = GbnfGrammar.fromSchema(anyValue());
+
+        assertThat(any.accepts("{\"\\udc5bg\":1}")).as("lone low surrogate in a name").isFalse();
+        assertThat(text.accepts("\"\\ud800\"")).as("lone high surrogate").isFalse();
+        assertThat(text.accepts("\"\\udc00\\ud800\"")).as("pair in the wrong order").isFalse();
+        assertThat(text.accepts("\"\\ud83d\\ude00 \\uD83D\\uDE00 \\u00e9 \\uFFFF \\ud7ff \\ue000\""))
+                .isTrue();
+        assertThat(oneCharacter.accepts("\"\\ud83d\\ude00\"")).as("one code point, as JSON Schema counts").isTrue();
+        assertThat(oneCharacter.accepts("\"\\ud83d\\ude00a\"")).isFalse();
     }
 
     private static Schema anyValue() {
