@@ -1,0 +1,731 @@
+package dev.pagantic.tool;
+
+import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Cancellation;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FailureCategory;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Registration;
+import dev.pagantic.core.ToolCall;
+import dev.pagantic.core.ToolResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs tool calls with timeouts, on a bounded pool of platform threads that the executor owns; close it when the
+ * application shuts down. One executor is meant to be shared by every loop of an application; the registry (or a
+ * whitelisted view of it) is passed per call, so that each request sees its own tools.
+ *
+ * <h2>Failures are results</h2>
+ * {@link #execute} and {@link #executeAll} never throw for a tool-level failure: it becomes an error
+ * {@link ToolResult} (content {@code "<CODE>: <message>"}, fed back so that the model can correct itself) inside a
+ * {@link ToolExecution} that also carries the code and whether a retry is safe.
+ * <ul>
+ *   <li>{@code TOOL_NOT_FOUND}: no tool of that name, or one that the whitelisted view does not allow; the content
+ *       lists the available tools.</li>
+ *   <li>{@code TOOL_UNAVAILABLE}: the tool reports itself unavailable (the reason is shown); or the executor is
+ *       saturated by abandoned threads, or closed.</li>
+ *   <li>{@code TOOL_INVALID_ARGUMENTS}: the arguments do not match the tool's parameter schema; the tool does not
+ *       run.</li>
+ *   <li>{@code TOOL_EXECUTION_FAILED}: the tool threw (a {@link PaganticException} with a {@code TOOL_*} code keeps
+ *       its code).</li>
+ *   <li>{@code TOOL_TIMEOUT}: the tool ran past its timeout ({@link Tool#timeout()}, else the executor's default);
+ *       its context is cancelled and its thread interrupted.</li>
+ * </ul>
+ * The caller's own cancellation or deadline is not a tool failure: the running tools are stopped the same way, and
+ * the call throws {@code CANCELLED_SIGNAL} or {@code CANCELLED_TIMEOUT}.
+ *
+ * <h2>Abandoned threads</h2>
+ * A tool that ignores both interruption and its context cannot be stopped in Java. After its timeout (and a short
+ * grace for the interrupt to take effect) the executor returns {@code TOOL_TIMEOUT} and abandons the thread: the
+ * caller is never blocked by it. Abandoned threads still running are counted ({@link #abandonedCount()}); the pool
+ * has room for {@code maxParallelism + maxAbandoned} threads, so they never starve working calls. When
+ * {@code maxAbandoned} threads are abandoned, new calls fail fast with a {@code TOOL_UNAVAILABLE} result (retryable:
+ * capacity comes back as abandoned tools finish) rather than piling up threads without bound.
+ *
+ * <h2>Parallel execution</h2>
+ * {@link #executeAll} runs the calls of one model turn and returns their outcomes in call order. With
+ * {@code maxParallelism > 1}, consecutive calls of parallel-safe tools ({@link SideEffect#NONE} or
+ * {@link SideEffect#READ}) run concurrently, at most {@code maxParallelism} at a time across the whole executor; a
+ * call of any other tool (write, external, unknown side effects) waits for the calls before it and runs alone, so
+ * effects happen in the order the model asked for them.
+ *
+ * <pre>{@code
+ * try (ToolExecutor executor = ToolExecutor.builder()
+ *         .defaultTimeout(Duration.ofSeconds(20)).maxParallelism(4).maxAbandoned(8)
+ *         .observer(ToolObserver.of(log::toolStarted, log::toolEnded)).build()) {
+ *     List<ToolExecution> done = executor.executeAll(ctx, registry.allowOnly(allowed), response.toolCalls());
+ *     done.forEach(execution -> memory.append(execution.result().toMessage()));
+ * }
+ * }</pre>
+ */
+public final class ToolExecutor implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolExecutor.class);
+
+    /** The defaults of {@link Builder}. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /** The default of {@link Builder#maxParallelism(int)}. */
+    public static final int DEFAULT_MAX_PARALLELISM = 4;
+    /** The default of {@link Builder#maxAbandoned(int)}. */
+    public static final int DEFAULT_MAX_ABANDONED = 8;
+    /** The default of {@link Builder#interruptGrace(Duration)}. */
+    public static final Duration DEFAULT_INTERRUPT_GRACE = Duration.ofMillis(100);
+
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final Duration defaultTimeout;
+    private final int maxParallelism;
+    private final int maxAbandoned;
+    private final Duration interruptGrace;
+    private final ToolObserver observer;
+    private final boolean validateArguments;
+    private final ThreadPoolExecutor pool;
+    private final Semaphore slots;
+    private final AtomicInteger abandoned = new AtomicInteger();
+    private final AtomicLong abandonedTotal = new AtomicLong();
+    private volatile boolean closed;
+
+    private ToolExecutor(Builder builder) {
+        this.defaultTimeout = builder.defaultTimeout;
+        this.maxParallelism = builder.maxParallelism;
+        this.maxAbandoned = builder.maxAbandoned;
+        this.interruptGrace = builder.interruptGrace;
+        this.observer = builder.observer;
+        this.validateArguments = builder.validateArguments;
+        this.slots = new Semaphore(maxParallelism);
+        int threads = maxParallelism + maxAbandoned;
+        AtomicInteger threadNumber = new AtomicInteger();
+        String prefix = builder.threadNamePrefix;
+        ThreadFactory factory = runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + threadNumber.incrementAndGet());
+            thread.setDaemon(true); // an abandoned tool must not keep the JVM alive
+            return thread;
+        };
+        this.pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                factory);
+        this.pool.allowCoreThreadTimeOut(true);
+    }
+
+    /** Starts building an executor. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** An executor with the default settings and no observer. */
+    public static ToolExecutor create() {
+        return builder().build();
+    }
+
+    // ------------------------------------------------------------------------------------------------------ public
+
+    /**
+     * Runs one call against the registry (or a whitelisted view of it) and returns its outcome; tool-level failures
+     * are error results, never exceptions.
+     *
+     * @throws PaganticException {@code CANCELLED_SIGNAL} or {@code CANCELLED_TIMEOUT} when the caller's context is
+     *                           cancelled or expires before or while the tool runs
+     */
+    public ToolExecution execute(CallContext ctx, ToolRegistry registry, ToolCall call) {
+        return executeAll(ctx, registry, List.of(call)).get(0);
+    }
+
+    /** Runs one call under a background context; see {@link #execute(CallContext, ToolRegistry, ToolCall)}. */
+    public ToolExecution execute(ToolRegistry registry, ToolCall call) {
+        return execute(CallContext.background(), registry, call);
+    }
+
+    /**
+     * Runs the calls of one model turn and returns their outcomes in call order, in parallel where the class comment
+     * allows. Tool-level failures are error results; the caller's cancellation or deadline stops the running tools
+     * and throws.
+     *
+     * @throws PaganticException {@code CANCELLED_SIGNAL} or {@code CANCELLED_TIMEOUT}
+     */
+    public List<ToolExecution> executeAll(CallContext ctx, ToolRegistry registry, List<ToolCall> calls) {
+        Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(registry, "registry");
+        Objects.requireNonNull(calls, "calls");
+        ToolExecution[] results = new ToolExecution[calls.size()];
+        List<Run> runs = new ArrayList<>(calls.size());
+        List<Run> inFlight = new ArrayList<>();
+        boolean parallel = maxParallelism > 1 && calls.size() > 1;
+        try {
+            for (int i = 0; i < calls.size(); i++) {
+                ctx.throwIfDone();
+                Run run = prepare(ctx, registry, Objects.requireNonNull(calls.get(i), "call"), i);
+                runs.add(run);
+                if (run.immediate != null) {
+                    results[i] = end(run, run.immediate);
+                    continue;
+                }
+                if (parallel && run.tool.safety().parallelSafe()) {
+                    while (!slots.tryAcquire()) {
+                        if (inFlight.isEmpty()) {
+                            acquireSlot(ctx);
+                            break;
+                        }
+                        Run oldest = inFlight.remove(0);
+                        results[oldest.index] = await(ctx, oldest);
+                    }
+                    submit(run);
+                    inFlight.add(run);
+                } else {
+                    for (Run earlier : inFlight) {
+                        results[earlier.index] = await(ctx, earlier);
+                    }
+                    inFlight.clear();
+                    acquireSlot(ctx);
+                    submit(run);
+                    results[i] = await(ctx, run);
+                }
+            }
+            for (Run run : inFlight) {
+                results[run.index] = await(ctx, run);
+            }
+            return List.copyOf(Arrays.asList(results));
+        } catch (RuntimeException | Error failure) {
+            String code = failure instanceof PaganticException p ? p.code().name() : ErrorCode.CANCELLED_SIGNAL.name();
+            for (Run run : runs) {
+                if (!run.ended) {
+                    if (run.task != null) {
+                        stop(run.task, "the caller stopped: " + failure.getMessage());
+                    }
+                    emitEnd(run, false, code);
+                }
+            }
+            throw failure;
+        }
+    }
+
+    /** Runs the calls under a background context; see {@link #executeAll(CallContext, ToolRegistry, List)}. */
+    public List<ToolExecution> executeAll(ToolRegistry registry, List<ToolCall> calls) {
+        return executeAll(CallContext.background(), registry, calls);
+    }
+
+    /** The number of abandoned tool threads still running (they ignored their timeout). */
+    public int abandonedCount() {
+        return abandoned.get();
+    }
+
+    /** How many tool threads have been abandoned since the executor was built, including those that have ended. */
+    public long abandonedTotal() {
+        return abandonedTotal.get();
+    }
+
+    /** The number of tool calls running now and not abandoned. */
+    public int runningCount() {
+        return maxParallelism - slots.availablePermits();
+    }
+
+    /** The most tool calls that run at once. */
+    public int maxParallelism() {
+        return maxParallelism;
+    }
+
+    /** The number of abandoned threads at which new calls fail fast. */
+    public int maxAbandoned() {
+        return maxAbandoned;
+    }
+
+    /** The timeout of tools that do not declare their own. */
+    public Duration defaultTimeout() {
+        return defaultTimeout;
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Stops the pool: running tools are interrupted, later calls get {@code TOOL_UNAVAILABLE} results. Does not wait
+     * for tools to end (the threads are daemons). Closing twice is harmless.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        pool.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        return "ToolExecutor[maxParallelism=" + maxParallelism + ", maxAbandoned=" + maxAbandoned + ", abandoned="
+                + abandoned.get() + ", defaultTimeout=" + defaultTimeout + "]";
+    }
+
+    // ------------------------------------------------------------------------------------------------ one call
+
+    /** One call: its span, and either an outcome decided before running or the tool to run. */
+    private final class Run {
+        final int index;
+        final ToolCall call;
+        final CallContext toolCtx; // the tool's span, before its own cancellation and deadline
+        final Instant startedAt;
+        Tool tool;
+        ToolExecution immediate;
+        Task task;
+        boolean ended;
+
+        Run(int index, ToolCall call, CallContext toolCtx) {
+            this.index = index;
+            this.call = call;
+            this.toolCtx = toolCtx;
+            this.startedAt = toolCtx.now();
+        }
+
+        Duration elapsed() {
+            Duration elapsed = Duration.between(startedAt, toolCtx.now());
+            return elapsed.isNegative() ? Duration.ZERO : elapsed;
+        }
+
+        ToolExecution failure(ErrorCode code, String message, boolean retryable) {
+            return new ToolExecution(call, ToolResult.error(call.id(), call.name(), code.name() + ": " + message),
+                    Optional.of(code), retryable, elapsed(), toolCtx.correlation());
+        }
+
+        ToolExecution success(String content) {
+            return new ToolExecution(call, ToolResult.success(call.id(), call.name(), content), Optional.empty(),
+                    false, elapsed(), toolCtx.correlation());
+        }
+    }
+
+    /** Resolves the tool and checks what can be checked before running; emits the start event. */
+    private Run prepare(CallContext ctx, ToolRegistry registry, ToolCall call, int index) {
+        Run run = new Run(index, call, ctx.childSpan(call.id()));
+        emit(() -> observer.onToolStart(new ToolStartEvent(run.toolCtx.correlation(), call.name(), call.id(),
+                ArgsHash.of(call.arguments()), run.startedAt)));
+        LOG.debug("tool call {} '{}' starting", call.id(), call.name());
+        Optional<Tool> found = registry.lookup(call.name());
+        if (found.isEmpty()) {
+            List<String> available = registry.availableNames();
+            String why = registry.isHidden(call.name())
+                    ? "tool '" + call.name() + "' is not allowed for this request"
+                    : "no tool named '" + call.name() + "'";
+            run.immediate = run.failure(ErrorCode.TOOL_NOT_FOUND, why + "; available tools: "
+                    + (available.isEmpty() ? "none" : String.join(", ", available)), false);
+            return run;
+        }
+        Tool tool = found.get();
+        run.tool = tool;
+        if (closed) {
+            run.immediate = run.failure(ErrorCode.TOOL_UNAVAILABLE, "the tool executor is closed", false);
+            return run;
+        }
+        Availability availability = ToolRegistry.availabilityOf(tool);
+        if (!availability.available()) {
+            run.immediate = run.failure(ErrorCode.TOOL_UNAVAILABLE,
+                    "tool '" + call.name() + "' is unavailable: " + availability.reason(), true);
+            return run;
+        }
+        if (validateArguments) {
+            List<String> problems = ArgumentValidator.problems(tool.definition().parameters(), call.arguments());
+            if (!problems.isEmpty()) {
+                run.immediate = run.failure(ErrorCode.TOOL_INVALID_ARGUMENTS,
+                        "invalid arguments for tool '" + call.name() + "': " + String.join("; ", problems), true);
+                return run;
+            }
+        }
+        int stuck = abandoned.get();
+        if (stuck >= maxAbandoned) {
+            LOG.warn("tool call {} '{}' refused: {} abandoned tool threads still running (cap {})", call.id(),
+                    call.name(), stuck, maxAbandoned);
+            run.immediate = run.failure(ErrorCode.TOOL_UNAVAILABLE, "the tool executor is saturated: " + stuck
+                    + " earlier tool calls ignored their timeout and are still running (cap " + maxAbandoned + ")",
+                    true);
+        }
+        return run;
+    }
+
+    /** Waits for a free slot, honouring the caller's cancellation and deadline. */
+    private void acquireSlot(CallContext ctx) {
+        try {
+            while (!slots.tryAcquire(POLL_NANOS, TimeUnit.NANOSECONDS)) {
+                ctx.throwIfDone();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw PaganticException.of(ErrorCode.CANCELLED_SIGNAL, "interrupted while waiting for a tool thread", e);
+        }
+    }
+
+    /** Hands the run to the pool; the caller holds a slot for it. */
+    private void submit(Run run) {
+        Duration timeout = run.tool.timeout().orElse(defaultTimeout);
+        Task task = new Task(run, timeout);
+        run.task = task;
+        try {
+            task.future = pool.submit(task);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            task.state.set(Task.DONE);
+            slots.release();
+            task.outcome.completeExceptionally(PaganticException.of(ErrorCode.TOOL_UNAVAILABLE,
+                    "the tool executor is closed", closedMeanwhile));
+            task.started.complete(System.nanoTime());
+        }
+    }
+
+    /** Waits for the run's outcome within its timeout and the caller's deadline, and emits the end event. */
+    private ToolExecution await(CallContext ctx, Run run) {
+        Task task = run.task;
+        long callerDeadline = ctx.remaining().map(ToolExecutor::deadlineNanos).orElse(Long.MAX_VALUE);
+        CompletableFuture<Void> callerCancelled = new CompletableFuture<>();
+        Registration registration = ctx.onCancel(() -> callerCancelled.complete(null));
+        try {
+            Wait started = waitFor(task.started, callerDeadline, callerCancelled);
+            Wait done = Wait.TIMED_OUT;
+            long toolDeadline = Long.MAX_VALUE;
+            if (started == Wait.DONE) {
+                toolDeadline = saturatedAdd(task.started.join(), task.timeout);
+                done = waitFor(task.outcome, Math.min(toolDeadline, callerDeadline), callerCancelled);
+            } else if (started == Wait.CANCELLED) {
+                done = Wait.CANCELLED;
+            }
+            if (done == Wait.DONE || task.outcome.isDone()) {
+                return end(run, outcome(ctx, run));
+            }
+            if (done == Wait.CANCELLED || toolDeadline == Long.MAX_VALUE || callerDeadline <= toolDeadline) {
+                stop(task, "the caller was cancelled or its deadline passed");
+                throw callerStopped(ctx);
+            }
+            boolean left = stop(task, "tool timeout of " + task.timeout + " exceeded");
+            LOG.warn("tool call {} '{}' timed out after {}{}", run.call.id(), run.call.name(), task.timeout,
+                    left ? "; its thread ignored the interrupt and was abandoned" : "");
+            return end(run, run.failure(ErrorCode.TOOL_TIMEOUT, "tool '" + run.call.name()
+                            + "' did not finish within " + task.timeout + " and was cancelled",
+                    run.tool.safety().idempotent()));
+        } finally {
+            registration.close();
+        }
+    }
+
+    /** The outcome of a finished task as an execution; rethrows the caller's own cancellation. */
+    private ToolExecution outcome(CallContext ctx, Run run) {
+        String name = run.call.name();
+        boolean idempotent = run.tool.safety().idempotent();
+        Throwable thrown;
+        try {
+            String content = run.task.outcome.join();
+            return run.success(content == null ? "null" : content);
+        } catch (CompletionException e) {
+            thrown = e.getCause() != null ? e.getCause() : e;
+        } catch (java.util.concurrent.CancellationException e) {
+            thrown = e;
+        }
+        while ((thrown instanceof ExecutionException || thrown instanceof CompletionException)
+                && thrown.getCause() != null) {
+            thrown = thrown.getCause();
+        }
+        if (thrown instanceof VirtualMachineError error) {
+            throw error;
+        }
+        if (ctx.isDone()) {
+            throw callerStopped(ctx);
+        }
+        if (thrown instanceof PaganticException failure) {
+            ErrorCode code = failure.code();
+            if (code.category() == FailureCategory.TOOL) {
+                boolean ran = code == ErrorCode.TOOL_EXECUTION_FAILED || code == ErrorCode.TOOL_TIMEOUT;
+                return run.failure(code, failure.description(), failure.retryable() || ran && idempotent);
+            }
+            if (code == ErrorCode.CANCELLED_TIMEOUT) { // the tool's own deadline, seen by the tool first
+                return run.failure(ErrorCode.TOOL_TIMEOUT, "tool '" + name + "' did not finish within "
+                        + run.task.timeout + ": " + failure.description(), idempotent);
+            }
+        }
+        LOG.debug("tool call {} '{}' failed", run.call.id(), name, thrown);
+        return run.failure(ErrorCode.TOOL_EXECUTION_FAILED, "tool '" + name + "' failed: " + describe(thrown),
+                idempotent);
+    }
+
+    private static String describe(Throwable thrown) {
+        if (thrown instanceof PaganticException failure) {
+            return failure.getMessage();
+        }
+        String message = thrown.getMessage();
+        return thrown.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+    }
+
+    /** The caller's cancellation or deadline as the exception to throw. */
+    private static PaganticException callerStopped(CallContext ctx) {
+        try {
+            ctx.throwIfDone();
+        } catch (PaganticException stopped) {
+            return stopped;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            return PaganticException.builder(ErrorCode.CANCELLED_SIGNAL, "interrupted while a tool was running")
+                    .detail("request_id", ctx.requestId()).build();
+        }
+        // The deadline passed by the monotonic clock used for waiting, though not (yet) by the context's clock.
+        return PaganticException.builder(ErrorCode.CANCELLED_TIMEOUT, "deadline exceeded while a tool was running")
+                .detail("request_id", ctx.requestId()).build();
+    }
+
+    /** Records the end of a run and emits its end event. */
+    private ToolExecution end(Run run, ToolExecution execution) {
+        emitEnd(run, execution.succeeded(), execution.errorCode().map(ErrorCode::name).orElse(""));
+        return execution;
+    }
+
+    private void emitEnd(Run run, boolean success, String code) {
+        run.ended = true;
+        Instant now = run.toolCtx.now();
+        long millis = Math.max(0, Duration.between(run.startedAt, now).toMillis());
+        LOG.debug("tool call {} '{}' ended after {} ms{}", run.call.id(), run.call.name(), millis,
+                success ? "" : " with " + code);
+        emit(() -> observer.onToolEnd(new ToolEndEvent(run.toolCtx.correlation(), run.call.name(), run.call.id(),
+                millis, success, code, now)));
+    }
+
+    private static void emit(Runnable delivery) {
+        try {
+            delivery.run();
+        } catch (RuntimeException e) {
+            LOG.warn("tool observer failed; the event is dropped", e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ the task
+
+    /** The work on the pool thread, with its state shared with the waiting caller. */
+    private final class Task implements Runnable {
+        static final int QUEUED = 0;
+        static final int RUNNING = 1;
+        static final int ABANDONED = 2;
+        static final int DONE = 3;
+
+        final Run run;
+        final Duration timeout;
+        final Cancellation cancellation = new Cancellation();
+        final CompletableFuture<Long> started = new CompletableFuture<>();
+        final CompletableFuture<String> outcome = new CompletableFuture<>();
+        final CountDownLatch finished = new CountDownLatch(1);
+        final AtomicInteger state = new AtomicInteger(QUEUED);
+        volatile Future<?> future;
+        boolean stopped; // by the caller's thread only
+
+        Task(Run run, Duration timeout) {
+            this.run = run;
+            this.timeout = timeout;
+        }
+
+        @Override
+        public void run() {
+            if (!state.compareAndSet(QUEUED, RUNNING)) {
+                finished.countDown();
+                return; // stopped before it started
+            }
+            started.complete(System.nanoTime());
+            try {
+                CallContext ctx = run.toolCtx.withCancellation(cancellation).withTimeout(timeout);
+                outcome.complete(run.tool.execute(ctx, run.call.arguments()));
+            } catch (Throwable thrown) { // everything goes back to the caller, who decides
+                outcome.completeExceptionally(thrown);
+            } finally {
+                int previous = state.getAndSet(DONE);
+                if (previous == RUNNING) {
+                    slots.release();
+                } else if (previous == ABANDONED) {
+                    int left = abandoned.decrementAndGet();
+                    LOG.info("abandoned tool call {} '{}' has finally ended; {} abandoned threads left",
+                            run.call.id(), run.call.name(), left);
+                }
+                finished.countDown();
+            }
+        }
+    }
+
+    /**
+     * Stops a task: cancels its context, interrupts its thread, and waits the grace period for it to end. A task that
+     * is still running after that is abandoned. Returns whether it was abandoned.
+     */
+    private boolean stop(Task task, String reason) {
+        if (task.stopped) {
+            return task.state.get() == Task.ABANDONED;
+        }
+        task.stopped = true;
+        try {
+            task.cancellation.cancel(reason);
+        } catch (RuntimeException listenerFailed) {
+            LOG.warn("a cancellation listener of tool call {} failed", task.run.call.id(), listenerFailed);
+        }
+        if (task.state.compareAndSet(Task.QUEUED, Task.DONE)) {
+            slots.release();
+            Future<?> future = task.future;
+            if (future != null) {
+                future.cancel(false);
+            }
+            return false;
+        }
+        Future<?> future = task.future;
+        if (future != null) {
+            future.cancel(true); // interrupts the thread only while it runs this task
+        }
+        try {
+            if (task.finished.await(interruptGrace.toNanos(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (task.state.compareAndSet(Task.RUNNING, Task.ABANDONED)) {
+            slots.release();
+            abandoned.incrementAndGet();
+            abandonedTotal.incrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------------------------------------ waiting
+
+    private enum Wait { DONE, CANCELLED, TIMED_OUT }
+
+    /** Waits until the future completes, the caller is cancelled or the deadline (by {@link System#nanoTime}) passes. */
+    private static Wait waitFor(CompletableFuture<?> future, long deadline, CompletableFuture<Void> cancelled) {
+        CompletableFuture<Object> either = CompletableFuture.anyOf(future, cancelled);
+        try {
+            if (deadline == Long.MAX_VALUE) {
+                either.get();
+            } else {
+                long left = deadline - System.nanoTime();
+                if (left > 0) {
+                    either.get(left, TimeUnit.NANOSECONDS);
+                }
+            }
+        } catch (TimeoutException e) {
+            // fall through to the checks
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Wait.CANCELLED;
+        } catch (ExecutionException e) {
+            // the future failed: that is its outcome
+        }
+        if (future.isDone()) {
+            return Wait.DONE;
+        }
+        return cancelled.isDone() ? Wait.CANCELLED : Wait.TIMED_OUT;
+    }
+
+    private static long deadlineNanos(Duration remaining) {
+        return saturatedAdd(System.nanoTime(), remaining);
+    }
+
+    private static long saturatedAdd(long nanos, Duration duration) {
+        long add;
+        try {
+            add = duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE - 1;
+        }
+        long sum = nanos + add;
+        return ((nanos ^ sum) & (add ^ sum)) < 0 || sum == Long.MAX_VALUE ? Long.MAX_VALUE - 1 : sum;
+    }
+
+    // ------------------------------------------------------------------------------------------------ builder
+
+    /** Builds a {@link ToolExecutor}; validated at {@link #build()} with {@code CONFIG_INVALID}. */
+    public static final class Builder {
+        private Duration defaultTimeout = DEFAULT_TIMEOUT;
+        private int maxParallelism = DEFAULT_MAX_PARALLELISM;
+        private int maxAbandoned = DEFAULT_MAX_ABANDONED;
+        private Duration interruptGrace = DEFAULT_INTERRUPT_GRACE;
+        private ToolObserver observer = ToolObserver.NOOP;
+        private boolean validateArguments = true;
+        private String threadNamePrefix = "pagantic-tool";
+
+        private Builder() {
+        }
+
+        /** The timeout of tools that do not declare their own; 30 seconds by default. */
+        public Builder defaultTimeout(Duration timeout) {
+            this.defaultTimeout = timeout;
+            return this;
+        }
+
+        /** The most tool calls that run at once across the executor; 4 by default; 1 makes every turn sequential. */
+        public Builder maxParallelism(int max) {
+            this.maxParallelism = max;
+            return this;
+        }
+
+        /** The number of abandoned threads at which new calls fail fast with {@code TOOL_UNAVAILABLE}; 8 by default. */
+        public Builder maxAbandoned(int max) {
+            this.maxAbandoned = max;
+            return this;
+        }
+
+        /**
+         * How long a timed-out tool gets to react to its interrupt before its thread is counted as abandoned; 100 ms
+         * by default. The caller waits this long at most, once per timed-out call.
+         */
+        public Builder interruptGrace(Duration grace) {
+            this.interruptGrace = grace;
+            return this;
+        }
+
+        /** Receives the start and end of every call; {@link ToolObserver#NOOP} by default. */
+        public Builder observer(ToolObserver value) {
+            this.observer = value;
+            return this;
+        }
+
+        /**
+         * Whether arguments are checked against each tool's parameter schema before it runs ({@code true} by
+         * default); a mismatch is a {@code TOOL_INVALID_ARGUMENTS} result.
+         */
+        public Builder validateArguments(boolean validate) {
+            this.validateArguments = validate;
+            return this;
+        }
+
+        /** The prefix of the pool threads' names; {@code pagantic-tool} by default. */
+        public Builder threadNamePrefix(String prefix) {
+            this.threadNamePrefix = prefix;
+            return this;
+        }
+
+        /** The executor, which owns a new thread pool: close it. */
+        public ToolExecutor build() {
+            check(defaultTimeout != null && !defaultTimeout.isNegative() && !defaultTimeout.isZero(),
+                    "defaultTimeout must be positive: " + defaultTimeout);
+            check(maxParallelism >= 1, "maxParallelism must be at least 1: " + maxParallelism);
+            check(maxAbandoned >= 1, "maxAbandoned must be at least 1: " + maxAbandoned);
+            check((long) maxParallelism + maxAbandoned <= 10_000, "maxParallelism + maxAbandoned must not exceed "
+                    + "10000 threads");
+            check(interruptGrace != null && !interruptGrace.isNegative(),
+                    "interruptGrace must not be negative: " + interruptGrace);
+            check(observer != null, "observer must not be null (use ToolObserver.NOOP)");
+            check(threadNamePrefix != null && !threadNamePrefix.isBlank(), "threadNamePrefix must not be blank");
+            return new ToolExecutor(this);
+        }
+
+        private static void check(boolean condition, String message) {
+            if (!condition) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid tool executor: " + message);
+            }
+        }
+    }
+}
