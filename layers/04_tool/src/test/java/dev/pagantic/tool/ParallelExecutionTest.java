@@ -64,9 +64,9 @@ class ParallelExecutionTest {
                 List.of(call("c1", "first", Map.of()), call("c2", "second", Map.of()), call("c3", "third", Map.of())));
 
         assertThat(turn).extracting(execution -> execution.result().content()).containsExactly("one", "two", "three");
+        // The contents prove the finishing order (third released second, second released first); the "end" log
+        // lines are written after each body returns, so their order is not determined and is not asserted.
         assertThat(turn).extracting(execution -> execution.call().id()).containsExactly("c1", "c2", "c3");
-        assertThat(log.indexOf("end third")).isLessThan(log.indexOf("end second"));
-        assertThat(log.indexOf("end second")).isLessThan(log.indexOf("end first"));
     }
 
     @Test
