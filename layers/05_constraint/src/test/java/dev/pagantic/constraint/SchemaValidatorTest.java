@@ -1,0 +1,137 @@
+package dev.pagantic.constraint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Schema;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class SchemaValidatorTest {
+
+    private static final Schema ORDER = Schema.object()
+            .required("id", Schema.integer())
+            .required("items", Schema.arrayOf(Schema.object()
+                    .required("sku", Schema.string().withMaxLength(8))
+                    .required("status", Schema.enumOf("open", "shipped"))
+                    .build()).withMinItems(1))
+            .optional("note", Schema.string())
+            .build();
+
+    private final SchemaValidator validator = new SchemaValidator();
+
+    @Test
+    void aConformingDocumentHasNoViolations() {
+        assertThat(validator.violations("{\"id\": 7, \"items\": [{\"sku\": \"A1\", \"status\": \"open\"}]}", ORDER))
+                .isEmpty();
+    }
+
+    @Test
+    void violationsCarryTheJsonPathOfTheOffendingValue() {
+        List<Violation> violations = validator.violations(
+                "{\"id\": \"seven\", \"items\": [{\"sku\": \"much-too-long\", \"status\": \"open\"}]}", ORDER);
+
+        assertThat(violations).extracting(Violation::path, Violation::keyword)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("$.id", "type"),
+                        org.assertj.core.groups.Tuple.tuple("$.items[0].sku", "maxLength"));
+    }
+
+    @Test
+    void aMissingRequiredPropertyIsNamedByItsPath() {
+        List<Violation> violations = validator.violations("{\"items\": [{\"sku\": \"A1\"}]}", ORDER);
+
+        assertThat(violations).extracting(Violation::path, Violation::keyword).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("$.id", "required"),
+                org.assertj.core.groups.Tuple.tuple("$.items[0].status", "required"));
+        assertThat(violations).allSatisfy(violation -> assertThat(violation.message()).contains("required"));
+    }
+
+    @Test
+    void objectsAreClosedSoAnUndeclaredPropertyIsAViolation() {
+        List<Violation> violations = validator.violations(
+                "{\"id\": 1, \"items\": [{\"sku\": \"A\", \"status\": \"open\"}], \"extra\": true}", ORDER);
+
+        assertThat(violations).singleElement().satisfies(violation -> {
+            assertThat(violation.keyword()).isEqualTo("additionalProperties");
+            assertThat(violation.message()).contains("extra");
+        });
+    }
+
+    @Test
+    void schemaViolationsFailWithSchemaInvalidListingThePaths() {
+        assertThatThrownBy(() -> validator.validate("{\"id\": 1, \"items\": []}", ORDER))
+                .isInstanceOfSatisfying(PaganticException.class, error -> {
+                    assertThat(error.code()).isEqualTo(ErrorCode.CONSTRAINT_SCHEMA_INVALID);
+                    assertThat(error.details().get("paths")).isEqualTo(List.of("$.items"));
+                    assertThat(error.details()).containsKey("violations");
+                });
+    }
+
+    @Test
+    void onlyEnumViolationsFailWithEnumUnrecognized() {
+        assertThatThrownBy(() -> validator.validate(
+                "{\"id\": 1, \"items\": [{\"sku\": \"A\", \"status\": \"lost\"}]}", ORDER))
+                .isInstanceOfSatisfying(PaganticException.class, error -> {
+                    assertThat(error.code()).isEqualTo(ErrorCode.CONSTRAINT_ENUM_UNRECOGNIZED);
+                    assertThat(error.details().get("paths")).isEqualTo(List.of("$.items[0].status"));
+                });
+    }
+
+    @Test
+    void enumAndOtherViolationsTogetherFailWithSchemaInvalid() {
+        assertThatThrownBy(() -> validator.validate("{\"items\": [{\"sku\": \"A\", \"status\": \"lost\"}]}", ORDER))
+                .isInstanceOfSatisfying(PaganticException.class,
+                        error -> assertThat(error.code()).isEqualTo(ErrorCode.CONSTRAINT_SCHEMA_INVALID));
+    }
+
+    @Test
+    void invalidJsonFailsWithJsonInvalid() {
+        assertThatThrownBy(() -> validator.validate("{\"id\": 1,}", ORDER))
+                .isInstanceOfSatisfying(PaganticException.class, error -> {
+                    assertThat(error.code()).isEqualTo(ErrorCode.CONSTRAINT_JSON_INVALID);
+                    assertThat(error.details()).containsKeys("offset", "line", "column");
+                });
+    }
+
+    @Test
+    void compiledSchemasAreCachedPerSchemaValueAndBounded() {
+        SchemaValidator small = new SchemaValidator(2);
+        small.violations("{}", ORDER);
+        small.violations("{}", Schema.object().required("id", Schema.integer()).build()); // a second schema
+        small.violations("{}", Schema.object().required("id", Schema.integer()).build()); // equal value: cached
+        assertThat(small.cachedSchemas()).isEqualTo(2);
+
+        small.violations("{}", Schema.object().required("other", Schema.integer()).build());
+        assertThat(small.cachedSchemas()).isEqualTo(2);
+    }
+
+    @Test
+    void oneValidatorCanBeSharedByConcurrentCallers() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<List<Violation>>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                String json = i % 2 == 0 ? "{\"id\": 1, \"items\": [{\"sku\": \"A\", \"status\": \"open\"}]}" : "{}";
+                results.add(pool.submit(() -> validator.violations(json, ORDER)));
+            }
+            for (int i = 0; i < results.size(); i++) {
+                assertThat(results.get(i).get()).hasSize(i % 2 == 0 ? 0 : 2);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCacheSizeBelowOneIsAConfigurationError() {
+        assertThatThrownBy(() -> new SchemaValidator(0))
+                .isInstanceOfSatisfying(PaganticException.class,
+                        error -> assertThat(error.code()).isEqualTo(ErrorCode.CONFIG_INVALID));
+    }
+}
