@@ -91,6 +91,20 @@ class GbnfGrammarTest {
         }
 
         @Test
+        void englishStyleGrammarWithEscapedBracketsAndAnImplicitRangeInAClassIsRecognised() {
+            // [ ... ,-. ... ] is the range ',' to '.', which includes '-'; \\ and \] are escaped, [ and " are not.
+            GbnfGrammar english = grammar(
+                    "root ::= en-char+ ([ \\t\\n] en-char+)*",
+                    "en-char ::= letter | digit | punctuation",
+                    "letter ::= [a-zA-Z]",
+                    "digit ::= [0-9]",
+                    "punctuation ::= [!\"#$%&'()*+,-./:;<=>?@[\\\\\\]^_`{|}~]");
+
+            assertThat(english.accepts("Hello, world! [x] \\ {a-b} \"q\"")).isTrue();
+            assertThat(english.accepts("caf\u00e9")).isFalse();
+        }
+
+        @Test
         void listStyleGrammarWithHexEscapesInNegatedClassesIsRecognised() {
             GbnfGrammar list = grammar(
                     "root ::= item+",
