@@ -1,25 +1,55 @@
 /**
- * Layer 07, rules, guardrails and retry policy (planned; not yet implemented).
+ * Layer 07: rules, guardrails, semantic validation and the retry policy, the deterministic checks orchestrate applies
+ * in the lifecycle's VALIDATE state.
  *
  * <h2>Domain concepts</h2>
  * <ul>
- *   <li>Rules: checks on an output beyond its structure (length, required content, forbidden content), each
- *       reporting pass or fail with a reason.</li>
- *   <li>Guardrails: semantic checks for hallucination, contradiction or nonsense.</li>
- *   <li>{@code RetryPolicy}: how many attempts, with what back-off, for which failures. A retry is a lifecycle
- *       transition, not a separate mechanism: VALIDATE sends the request back to EXECUTE (incrementing the attempt)
- *       or on to ERROR once attempts are exhausted. Back-off waits through the
- *       {@link dev.pagantic.core.CallContext}, so it respects cancellation and deadlines and uses the injectable
- *       clock in tests.</li>
+ *   <li>{@link dev.pagantic.validate.Rule}: a named, deterministic check on a text that passes or fails with a reason
+ *       ({@link dev.pagantic.validate.RuleResult}). {@link dev.pagantic.validate.Rules} has the common ones: maximum
+ *       and minimum length (code points), not blank, required and forbidden patterns, must-be-JSON and
+ *       must-be-a-JSON-object (Jackson, strict: one value, no trailing text).</li>
+ *   <li>{@link dev.pagantic.validate.RuleValidator}: applies rules in order and reports <em>every</em> failure with its
+ *       reason in a {@link dev.pagantic.validate.RuleReport}, whose pass rate is the response confidence with
+ *       {@code ConfidenceSource} {@value dev.pagantic.validate.RuleReport#CONFIDENCE_SOURCE}. A rule that throws
+ *       is recorded as that rule's failure, never aborting the others.</li>
+ *   <li>{@link dev.pagantic.validate.Guardrails}: rules at both edges of a model call, input and output. An input
+ *       failure is not retryable (the same input cannot pass next time); an output failure is.</li>
+ *   <li>{@link dev.pagantic.validate.PromptInjectionDetector}: a pattern-based prompt-injection guardrail over
+ *       normalised text (NFKC, zero-width characters removed). Heuristic, English-only, fooled by paraphrase; its
+ *       javadoc lists the limits, and the tests measure precision and recall on a labelled corpus and a held-out
+ *       set.</li>
+ *   <li>{@link dev.pagantic.validate.SemanticValidator}: judges meaning (hallucination, contradiction, nonsense). The
+ *       implementation {@link dev.pagantic.validate.LlmJudgeValidator} asks an {@link dev.pagantic.inference.Engine}
+ *       for a structured verdict {@code {"valid": boolean, "reason": string}} (schema- or grammar-constrained where the
+ *       engine supports it).</li>
+ *   <li>{@link dev.pagantic.validate.RetryPolicy}: how many attempts, with what exponential back-off and jitter, for
+ *       which failures. A retry is a lifecycle transition, not a separate mechanism: VALIDATE sends the request back
+ *       to EXECUTE (incrementing the attempt) or on to ERROR once the policy stops. Orchestrate either lets the
+ *       policy run the attempts ({@code run}/{@code call}, reporting each {@link dev.pagantic.validate.Attempt} and a
+ *       {@link dev.pagantic.validate.StopReason}) or asks it after each failure ({@code decide}). Waiting goes through
+ *       an injectable {@link dev.pagantic.validate.Sleeper} (by default {@code CallContext.sleep}, which honours
+ *       cancellation and the deadline) and jitter through an injectable random generator, so tests run under a fake
+ *       clock without sleeping.</li>
  * </ul>
  *
  * <h2>Failures</h2>
- * This layer emits the ValidationFailure codes {@code VALIDATION_RULE_FAILED} and
- * {@code VALIDATION_SEMANTIC_FAILED}, retryable by default (repair and re-infer, or adjust the prompt). The pass rate
- * of rules can serve as a response's confidence, with the source "validation".
+ * <ul>
+ *   <li>{@code VALIDATION_RULE_FAILED} (retryable by default; not retryable from an input guardrail): details
+ *       {@code failed_rules}, {@code reasons}, {@code pass_rate} and, from guardrails, {@code stage}.</li>
+ *   <li>{@code VALIDATION_SEMANTIC_FAILED} (retryable): the judge said invalid; detail {@code reason} is the judge's
+ *       reason.</li>
+ *   <li>{@code INFERENCE_MALFORMED_RESPONSE} (retryable): the judge's verdict could not be read. It fails closed (the
+ *       output is not accepted) but is kept distinct from a judged failure.</li>
+ *   <li>The retry policy only retries {@link dev.pagantic.core.PaganticException}s whose {@code retryable()} is true
+ *       (optionally narrowed to listed codes or categories) and never cancellations. When the next wait would reach
+ *       the deadline it stops with the last attempt's error ({@code CANCELLED_TIMEOUT} only if the deadline passed
+ *       before any attempt); cancellation stops it with {@code CANCELLED_SIGNAL}.</li>
+ *   <li>Invalid configuration is {@code CONFIG_INVALID} at {@code build()}; a judge without an engine is
+ *       {@code CONFIG_NO_ENGINE}.</li>
+ * </ul>
  *
  * <h2>Contract</h2>
- * Part of the flat band: depends on core and inference only, never on another band layer or on orchestrate.
- * Orchestrate applies rules and the retry policy in the VALIDATE state.
+ * Part of the flat band: depends on core and inference (and Jackson) only, never on another band layer or on
+ * orchestrate. Everything here is immutable and thread-safe.
  */
 package dev.pagantic.validate;
