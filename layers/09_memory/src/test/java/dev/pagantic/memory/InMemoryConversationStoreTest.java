@@ -1,0 +1,9 @@
+package dev.pagantic.memory;
+
+class InMemoryConversationStoreTest extends ConversationStoreContract {
+
+    @Override
+    protected ConversationStore createStore() {
+        return new InMemoryConversationStore();
+    }
+}
