@@ -6,6 +6,7 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.core.internal.JsonValues;
+import dev.pagantic.inference.grammar.GbnfGrammar;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -27,7 +28,9 @@ import java.util.Set;
  * @param messages    the conversation; never empty
  * @param tools       the tools the model may call
  * @param schema      the JSON Schema the output must follow, if any
- * @param grammar     a GBNF grammar constraining the output at the decoder; empty for none
+ * @param grammar     a GBNF grammar constraining the output at the decoder; empty for none. It is parsed when the
+ *                    request is built, so a malformed grammar fails there with {@code CONFIG_GRAMMAR_INVALID} (line and
+ *                    column in the details) and never reaches an engine
  * @param maxTokens   the most tokens to generate; 0 for the engine's default
  * @param temperature the sampling temperature; empty for the engine's default; 0 is greedy
  * @param topP        the nucleus sampling threshold in [0, 1]; empty for the engine's default
@@ -59,6 +62,9 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         temperature.ifPresent(t -> check(Double.isFinite(t) && t >= 0, "temperature must be >= 0: " + t));
         topP.ifPresent(p -> check(p >= 0 && p <= 1, "topP must be within [0, 1]: " + p));
         check(stop.stream().noneMatch(String::isEmpty), "stop strings must not be empty");
+        if (!grammar.isEmpty()) {
+            GbnfGrammar.parse(grammar); // fail closed: a malformed grammar must never reach a decoder
+        }
         Set<String> names = new HashSet<>();
         for (ToolDefinition tool : tools) {
             check(names.add(tool.name()), "duplicate tool name: " + tool.name());

@@ -119,6 +119,24 @@ class RequestTest {
         }
     }
 
+    @Test
+    void aMalformedGrammarIsRefusedWhenTheRequestIsBuiltSoItNeverReachesAnEngine() {
+        Request.Builder builder = Request.builder().addMessage(Message.user("hi")).grammar("root ::= [a-");
+
+        assertThatThrownBy(builder::build).isInstanceOfSatisfying(PaganticException.class, e -> {
+            assertThat(e.code()).isEqualTo(dev.pagantic.core.ErrorCode.CONFIG_GRAMMAR_INVALID);
+            assertThat(e.details()).containsEntry("line", 1).containsEntry("column", 13);
+        });
+    }
+
+    @Test
+    void aWellFormedGrammarIsKeptAsGiven() {
+        String grammar = "root ::= \"yes\" | \"no\"";
+
+        assertThat(Request.builder().addMessage(Message.user("hi")).grammar(grammar).build().grammar())
+                .isEqualTo(grammar);
+    }
+
     @Nested
     class Validation {
 

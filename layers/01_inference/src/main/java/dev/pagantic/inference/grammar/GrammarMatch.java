@@ -5,7 +5,7 @@ package dev.pagantic.inference.grammar;
  *
  * @param accepted whether the whole string is a sentence of the grammar
  * @param offset   for a rejection, the UTF-16 offset of the first character no parse could take, or the string's
- *                 length when it ended too early; the string's length when accepted
+ *                 length when it ended too early; -1 when accepted
  * @param reason   why it was rejected; empty when accepted
  */
 public record GrammarMatch(boolean accepted, int offset, String reason) {
