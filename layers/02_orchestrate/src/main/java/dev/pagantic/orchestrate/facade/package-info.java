@@ -1,0 +1,51 @@
+/**
+ * The facade: pagantic's system boundary (seed 001, section 1). Everything enters as a
+ * {@link dev.pagantic.orchestrate.facade.SystemRequest} and leaves as a
+ * {@link dev.pagantic.orchestrate.facade.SystemResponse}; adapters (cli, tui, api, temporal) build the one from their
+ * input and render the other, and touch nothing else of orchestrate.
+ *
+ * <h2>The contracts</h2>
+ * <ul>
+ *   <li>{@link dev.pagantic.orchestrate.facade.SystemRequest}: correlation ids, messages,
+ *       {@link dev.pagantic.orchestrate.facade.Mode}, {@link dev.pagantic.orchestrate.facade.ExecutionHints},
+ *       {@link dev.pagantic.orchestrate.facade.OutputContract} (schema, a
+ *       {@link dev.pagantic.orchestrate.facade.GrammarSource}, repair, strictness), the tool whitelist and the
+ *       definitions of caller-executed tools.</li>
+ *   <li>{@link dev.pagantic.orchestrate.facade.SystemResponse}: echoed ids, content, structured output (a JSON value
+ *       tree of JDK types, see {@link dev.pagantic.orchestrate.facade.JsonTrees}),
+ *       {@link dev.pagantic.orchestrate.facade.ToolCallRecord}s, tool calls handed back to the caller, confidence
+ *       with its {@link dev.pagantic.orchestrate.facade.ConfidenceSource}, a
+ *       {@link dev.pagantic.orchestrate.facade.ValidationResult}, token usage, a
+ *       {@link dev.pagantic.orchestrate.facade.SystemError} and a
+ *       {@link dev.pagantic.orchestrate.facade.FinishReason}.</li>
+ * </ul>
+ * The mode decides the pattern and the response fields: chat → AgentLoop (content, tool calls made, usage);
+ * structured → SpecializedLoop (content, structured output, validation result, usage); plan → Planner and
+ * PlanExecutor (content, per-step structured output, tool calls made, usage); redundant → RedundantLoop (content,
+ * structured output, confidence from voting, usage).
+ *
+ * <h2>Design decisions</h2>
+ * <ul>
+ *   <li>Values are records with immutable collections; no accessor returns null. Go's zero values become explicit
+ *       empties: {@code Optional}/{@code OptionalDouble} for "not set" (a temperature of 0.0 is greedy decoding, not
+ *       "default"), empty strings for ids not yet assigned.</li>
+ *   <li>Every malformed value is rejected on construction with a {@code CONFIG_INVALID}
+ *       {@link dev.pagantic.core.PaganticException}, never a {@code NullPointerException}. Construction checks
+ *       structure only; the envelope rules of the INIT state (at least one message, a schema for structured and
+ *       redundant mode, {@code CONFIG_SCHEMA_REQUIRED}) are
+ *       {@link dev.pagantic.orchestrate.facade.SystemRequest#validate()}, which the facade calls at INIT so that the
+ *       failure goes through the lifecycle and comes back as a response's error. Ids are generated at INIT too
+ *       ({@link dev.pagantic.orchestrate.facade.SystemRequest#withMissingIds(dev.pagantic.core.IdGenerator)}).</li>
+ *   <li>{@link dev.pagantic.orchestrate.facade.OutputContract#repairAllowed()} defaults to true in our builder (the
+ *       seed's Go zero value would be false).</li>
+ *   <li>The accessors of the request and the response expose only core types, facade types and the JDK, so adapters
+ *       need no band, inference or Jackson types. Conversions from the band ({@code ValidationReport},
+ *       {@code ToolExecution}) and from Jackson live in static factories the facade itself calls.</li>
+ *   <li>Beyond the seed: caller-executed tools (OpenAI-protocol clients), the tool calls handed back with finish reason
+ *       {@code tool_calls}, and grammars read from files.</li>
+ * </ul>
+ *
+ * <p>The orchestrator (the entry point that routes a request to its pattern and drives the lifecycle) and the
+ * Planner will live in this package too.
+ */
+package dev.pagantic.orchestrate.facade;
