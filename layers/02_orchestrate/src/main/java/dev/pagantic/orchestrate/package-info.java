@@ -1,5 +1,5 @@
 /**
- * Layer 02, the control hub (planned; not yet implemented). A pagantic system is not one inference call but a
+ * Layer 02, the control hub (in progress). A pagantic system is not one inference call but a
  * controlled multi-step loop: this layer breaks requests into steps, enforces ordering and state transitions, and
  * manages tool loops, retries, branching and voting around {@link dev.pagantic.inference.Engine} calls.
  *
@@ -33,12 +33,24 @@
  * {@code RerankCandidate} for the rerank layer's candidate, orchestrate keeps its own copy and the call site converts.
  * Any lambda of the right shape stands in for a port in tests.
  *
+ * <h2>What is built</h2>
+ * {@code AgentLoop} (chat with the tool loop, ephemeral context, history that keeps tool calls and results and is
+ * rolled back on failure, {@code chatStructured} through the constraint pipeline, refusal of concurrent use); the
+ * plan and IR types ({@code StepType}, {@code Step}, {@code ExecutionPlan} with parallel stages, {@code PlanPolicy},
+ * {@code PlanTrace}, {@code StepInput}/{@code StepOutput}, {@code CandidateIR}, {@code ContextIR}); the ports
+ * ({@code ContextProvider}, {@code PromptProvider}, {@code CandidateReranker}, {@code StepHandler},
+ * {@code VotingStrategy}); and voting ({@code MajorityVoting}, {@code UnanimityVoting}, {@code CanonicalJsonVoting},
+ * quorums, {@code RedundantResult}). Still planned: {@code SpecializedLoop}, {@code PlanExecutor} and its built-in
+ * handlers, {@code RedundantLoop}, the planners and the {@code Orchestrator} facade.
+ *
  * <h2>Package layout</h2>
  * The boundary contracts ({@code SystemRequest}, {@code SystemResponse}, {@code SystemError}, {@code Mode},
- * {@code ExecutionHints}, {@code OutputContract} and the facade that routes a mode to its pattern) will live in
- * {@code dev.pagantic.orchestrate.facade}, the only part of this layer that adapters may use. The interception SPI,
+ * {@code ExecutionHints}, {@code OutputContract}, and later the facade that routes a mode to its pattern) live in
+ * {@link dev.pagantic.orchestrate.facade}, the only part of this layer that adapters may use. The interception SPI,
  * through which engine calls, tool calls and plan steps can be run elsewhere (for example as durable workflow
- * activities), will live in {@code dev.pagantic.orchestrate.spi}. The architecture rules depend on this layout.
+ * activities), lives in {@link dev.pagantic.orchestrate.spi}; the lifecycle state machine in
+ * {@link dev.pagantic.orchestrate.lifecycle}. Dependencies point one way: the facade uses this package, this package
+ * uses the lifecycle and the SPI, and those use only core and inference. The architecture rules depend on this layout.
  *
  * <h2>Conventions</h2>
  * Configurations are builders validated at {@code build()} (a missing engine is {@code CONFIG_NO_ENGINE}); defaults are
