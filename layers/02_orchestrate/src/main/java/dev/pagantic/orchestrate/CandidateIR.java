@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public record CandidateIR(String content, String source, double score, Map<String, Object> metadata) {
 
-    /** PlanChecks the fields and copies the metadata; {@code CONFIG_INVALID} for nulls or a NaN score. */
+    /** Checks the fields and copies the metadata; {@code CONFIG_INVALID} for nulls or a NaN score. */
     public CandidateIR {
         PlanChecks.present(content, "candidate content");
         PlanChecks.present(source, "candidate source");

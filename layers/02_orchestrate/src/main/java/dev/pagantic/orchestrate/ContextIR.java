@@ -22,7 +22,7 @@ import java.util.Set;
  */
 public record ContextIR(String query, List<CandidateIR> chunks) {
 
-    /** PlanChecks the fields and copies the list; {@code CONFIG_INVALID} for nulls. */
+    /** Checks the fields and copies the list; {@code CONFIG_INVALID} for nulls. */
     public ContextIR {
         PlanChecks.present(query, "context query");
         chunks = PlanChecks.list(chunks, "context chunks");

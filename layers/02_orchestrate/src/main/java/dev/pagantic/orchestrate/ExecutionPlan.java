@@ -34,7 +34,7 @@ import java.util.Set;
  */
 public record ExecutionPlan(List<Stage> stages, Optional<PlanTrace> trace) {
 
-    /** PlanChecks the invariants above and copies the stages. */
+    /** Checks the invariants above and copies the stages. */
     public ExecutionPlan {
         stages = PlanChecks.list(stages, "stages");
         PlanChecks.present(trace, "trace");

@@ -63,7 +63,7 @@ public record PlanPolicy(int maxSteps, Set<StepType> allowedStepTypes, boolean r
     /** The value of the {@code rule} detail for a step type without a registered handler. */
     public static final String RULE_REGISTERED_HANDLERS = "registered_handlers";
 
-    /** PlanChecks the fields; {@code CONFIG_INVALID} for {@code maxSteps < 1}, a non-positive timeout or nulls. */
+    /** Checks the fields; {@code CONFIG_INVALID} for {@code maxSteps < 1}, a non-positive timeout or nulls. */
     public PlanPolicy {
         PlanChecks.require(maxSteps >= 1, "maxSteps must be at least 1: " + maxSteps);
         PlanChecks.present(allowedStepTypes, "allowedStepTypes");

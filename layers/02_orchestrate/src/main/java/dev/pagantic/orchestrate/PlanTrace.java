@@ -16,7 +16,7 @@ import java.time.Instant;
  */
 public record PlanTrace(String plannerId, String rationale, Instant createdAt, int stepCount) {
 
-    /** PlanChecks the fields; {@code CONFIG_INVALID} for a blank planner id, nulls or a step count below 1. */
+    /** Checks the fields; {@code CONFIG_INVALID} for a blank planner id, nulls or a step count below 1. */
     public PlanTrace {
         PlanChecks.present(plannerId, "planner id");
         PlanChecks.require(!plannerId.isBlank(), "a plan trace needs the planner's id");

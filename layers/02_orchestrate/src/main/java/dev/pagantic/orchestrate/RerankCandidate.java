@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public record RerankCandidate(String content, double score, String source, Map<String, Object> metadata) {
 
-    /** PlanChecks the fields and copies the metadata; {@code CONFIG_INVALID} for nulls or a NaN score. */
+    /** Checks the fields and copies the metadata; {@code CONFIG_INVALID} for nulls or a NaN score. */
     public RerankCandidate {
         PlanChecks.present(content, "candidate content");
         PlanChecks.score(score, "candidate");

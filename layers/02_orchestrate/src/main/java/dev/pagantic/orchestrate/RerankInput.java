@@ -10,7 +10,7 @@ import java.util.List;
  */
 public record RerankInput(String query, List<RerankCandidate> candidates) {
 
-    /** PlanChecks the fields and copies the list; {@code CONFIG_INVALID} for nulls. */
+    /** Checks the fields and copies the list; {@code CONFIG_INVALID} for nulls. */
     public RerankInput {
         PlanChecks.present(query, "rerank query");
         candidates = PlanChecks.list(candidates, "rerank candidates");

@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 public record Step(String name, StepType type, Optional<StepInput> input, Optional<StepOutput> output) {
 
-    /** PlanChecks the fields; {@code CONFIG_INVALID} for a blank or padded name, or a null field. */
+    /** Checks the fields; {@code CONFIG_INVALID} for a blank or padded name, or a null field. */
     public Step {
         PlanChecks.present(name, "step name");
         PlanChecks.require(!name.isBlank(), "a step needs a name");

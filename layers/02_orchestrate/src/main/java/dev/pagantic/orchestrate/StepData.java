@@ -180,7 +180,7 @@ public sealed interface StepData permits StepInput, StepOutput {
      * @param text the text; may be empty
      */
     record Text(String text) implements StepInput, StepOutput {
-        /** PlanChecks the field; {@code CONFIG_INVALID} for null. */
+        /** Checks the field; {@code CONFIG_INVALID} for null. */
         public Text {
             PlanChecks.present(text, "text");
         }
@@ -246,7 +246,7 @@ public sealed interface StepData permits StepInput, StepOutput {
      * @param context the context
      */
     record Context(ContextIR context) implements StepInput, StepOutput {
-        /** PlanChecks the field; {@code CONFIG_INVALID} for null. */
+        /** Checks the field; {@code CONFIG_INVALID} for null. */
         public Context {
             PlanChecks.present(context, "context");
         }
@@ -312,7 +312,7 @@ public sealed interface StepData permits StepInput, StepOutput {
      * @param request the request
      */
     record InferenceRequest(Request request) implements StepInput, StepOutput {
-        /** PlanChecks the field; {@code CONFIG_INVALID} for null. */
+        /** Checks the field; {@code CONFIG_INVALID} for null. */
         public InferenceRequest {
             PlanChecks.present(request, "request");
         }
@@ -334,7 +334,7 @@ public sealed interface StepData permits StepInput, StepOutput {
      * @param result the result
      */
     record InferenceResult(Result result) implements StepInput, StepOutput {
-        /** PlanChecks the field; {@code CONFIG_INVALID} for null. */
+        /** Checks the field; {@code CONFIG_INVALID} for null. */
         public InferenceResult {
             PlanChecks.present(result, "result");
         }
@@ -380,7 +380,7 @@ public sealed interface StepData permits StepInput, StepOutput {
      * @param value the value
      */
     record Custom(Object value) implements StepInput, StepOutput {
-        /** PlanChecks the field; {@code CONFIG_INVALID} for null. */
+        /** Checks the field; {@code CONFIG_INVALID} for null. */
         public Custom {
             PlanChecks.present(value, "value");
         }

@@ -42,7 +42,7 @@ public record StepType(String name) {
     private static final List<StepType> BUILT_IN = List.of(INFER, TOOL, RETRIEVE, RERANK, VALIDATE);
 
     /**
-     * PlanChecks the name.
+     * Checks the name.
      *
      * @throws PaganticException {@code CONFIG_INVALID} when the name is null or does not follow the rule above
      */
