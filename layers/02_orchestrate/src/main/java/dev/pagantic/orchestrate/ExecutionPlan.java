@@ -124,7 +124,7 @@ public record ExecutionPlan(List<Stage> stages, Optional<PlanTrace> trace) {
      */
     public record Stage(List<Step> steps) {
 
-        /** PlanChecks and copies the steps; {@code CONFIG_INVALID} for an empty stage or null steps. */
+        /** Checks and copies the steps; {@code CONFIG_INVALID} for an empty stage or null steps. */
         public Stage {
             steps = PlanChecks.list(steps, "stage steps");
             PlanChecks.require(!steps.isEmpty(), "a plan stage needs at least one step");
