@@ -1,0 +1,453 @@
+package dev.pagantic.orchestrate;
+
+import dev.pagantic.core.CallContext;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FailureCategory;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.TokenUsage;
+import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
+import dev.pagantic.orchestrate.lifecycle.PatternPath;
+import dev.pagantic.orchestrate.lifecycle.TransitionListener;
+import dev.pagantic.orchestrate.spi.Interceptor;
+import dev.pagantic.orchestrate.spi.Invocation;
+import dev.pagantic.orchestrate.spi.InvocationKind;
+import dev.pagantic.validate.RetryOutcome;
+import dev.pagantic.validate.RetryPolicy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+
+/**
+ * Runs an {@link ExecutionPlan}: each step goes to the {@link StepHandler} registered for its {@link StepType}, and
+ * the output of one stage feeds the next. The executor runs plans, it never makes them (a Planner does, or a person).
+ *
+ * <h2>Order of work</h2>
+ * <ol>
+ *   <li>The lifecycle starts in INIT on the {@link PatternPath#PLAN_EXECUTOR} path. When the plan carries a
+ *       {@link PlanTrace} (a planner made it) the executor passes through PLAN, with the planner's id and rationale as
+ *       the reason; a hand-written plan (no trace) goes straight to PREPARE.</li>
+ *   <li>PREPARE: the {@link PlanPolicy} checks the plan, including that a handler is registered for every step type
+ *       ({@link PlanPolicy#check(ExecutionPlan, java.util.Collection)}). A violation is returned as the result's error
+ *       ({@code CONFIG_INVALID} with the rule in its details) and no step runs.</li>
+ *   <li>EXECUTE: stages run in order. Before each step the caller's context is checked: a cancelled or expired
+ *       context stops the run with the steps completed so far and a {@code CANCELLED_*} error. Each step runs under
+ *       {@link PlanPolicy#stepContext(CallContext)} (the per-step timeout) and through the {@link Interceptor} as an
+ *       {@link InvocationKind#PLAN_STEP} invocation named after the step (once per attempt). Every completed step is
+ *       recorded with {@link ExecutionLifecycle#stepCompleted(String)}.</li>
+ *   <li>VALIDATE: every step produced an output; then COMPLETE. A failure ends the lifecycle in ERROR, a cancellation
+ *       in CANCELLED.</li>
+ * </ol>
+ *
+ * <h2>Auto-chaining</h2>
+ * A step without input receives the previous stage's output: the previous step's output after a single step, or a
+ * {@link StepData.Group GROUP} of the group's outputs in plan order after a parallel group. A step with an explicit
+ * input keeps it. The first step of a plan without input reaches its handler without input (built-in handlers then
+ * fail with {@code ORCHESTRATION_STEP_MISMATCH}).
+ *
+ * <h2>Parallel groups</h2>
+ * Without an {@link Builder#executor(Executor) executor} the steps of a parallel group run one after another in plan
+ * order, on the calling thread (deterministic, and what a single local GPU wants). With an executor they run
+ * concurrently on it; the executor waits for every member, and their outputs are collected in plan order whatever
+ * order they finished in. Members that completed are kept even when a sibling failed; the error reported is the first
+ * failure in plan order.
+ *
+ * <h2>Failures</h2>
+ * <ul>
+ *   <li>A handler that returns a step without output, or a step with another name or type, fails the step with
+ *       {@code ORCHESTRATION_STEP_MISMATCH}.</li>
+ *   <li>A handler that throws a {@link PaganticException} fails the step with that exception unchanged.</li>
+ *   <li>A handler that throws any other {@link RuntimeException} breaks the step contract: it is wrapped in a
+ *       non-retryable {@code ORCHESTRATION_STEP_MISMATCH} with the original as cause and {@code step},
+ *       {@code step_type} and {@code exception} details.</li>
+ *   <li>With a {@link Builder#retryPolicy(RetryPolicy) retry policy}, a step that fails with a retryable
+ *       {@link FailureCategory#CONSTRAINT constraint} or {@link FailureCategory#VALIDATION validation} failure is
+ *       run again as the policy allows (its back-off, its sleeper, the caller's deadline); each retry is the lifecycle's
+ *       EXECUTE &rarr; VALIDATE &rarr; EXECUTE cycle with the attempt number incremented. Other failures are never
+ *       retried here (engine-level retries belong to the engine). Without a policy nothing is retried.</li>
+ * </ul>
+ * {@link #execute} never throws for a step's failure: the error is in the {@link PlanResult}, next to the completed
+ * steps. {@link #executeOrThrow} throws it instead.
+ *
+ * <p>Immutable and thread-safe; one executor can run many plans concurrently.
+ */
+public final class PlanExecutor {
+
+    private final Map<StepType, StepHandler> handlers;
+    private final PlanPolicy policy;
+    private final Interceptor interceptor;
+    private final Optional<RetryPolicy> retryPolicy;
+    private final TransitionListener listener;
+    private final Optional<Executor> executor;
+
+    private PlanExecutor(Builder builder) {
+        this.handlers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.handlers));
+        this.policy = builder.policy;
+        this.interceptor = builder.interceptor;
+        this.retryPolicy = Optional.ofNullable(builder.retryPolicy);
+        this.listener = builder.listener;
+        this.executor = Optional.ofNullable(builder.executor);
+    }
+
+    /** Starts building an executor. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** An executor with these handlers and every other setting at its default. */
+    public static PlanExecutor of(Map<StepType, StepHandler> handlers) {
+        return builder().handlers(handlers).build();
+    }
+
+    /** The registered handlers by step type. */
+    public Map<StepType, StepHandler> handlers() {
+        return handlers;
+    }
+
+    /** The policy every plan is checked against. */
+    public PlanPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Runs the plan and returns what completed, with the error that stopped it if any. Never throws for a failed
+     * step, a policy violation or a cancellation: they are the result's {@link PlanResult#error() error}.
+     *
+     * @param ctx  the caller's context: cancellation and deadline are checked before each step
+     * @param plan the plan to run
+     * @return the completed steps in plan order, and the error if the run stopped early
+     */
+    public PlanResult execute(CallContext ctx, ExecutionPlan plan) {
+        Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(plan, "plan");
+        return new Run(ctx, plan).run();
+    }
+
+    /**
+     * Runs the plan and returns its result when every step completed.
+     *
+     * @throws PaganticException the error that stopped the run (the completed steps are lost to the caller; use
+     *                           {@link #execute} to keep them)
+     */
+    public PlanResult executeOrThrow(CallContext ctx, ExecutionPlan plan) {
+        return execute(ctx, plan).orElseThrow();
+    }
+
+    /** One execution of one plan. */
+    private final class Run {
+        private final CallContext ctx;
+        private final ExecutionPlan plan;
+        private final ExecutionLifecycle lifecycle;
+        private final List<Step> completed = new ArrayList<>();
+
+        Run(CallContext ctx, ExecutionPlan plan) {
+            this.ctx = ctx;
+            this.plan = plan;
+            this.lifecycle = ExecutionLifecycle.start(ctx, PatternPath.PLAN_EXECUTOR, listener);
+        }
+
+        PlanResult run() {
+            plan.trace().ifPresent(trace -> lifecycle.plan("plan from planner '" + trace.plannerId() + "' ("
+                    + trace.stepCount() + " steps): " + trace.rationale()));
+            lifecycle.prepare("checking " + plan.stepCount() + " steps against the plan policy");
+            try {
+                policy.check(plan, handlers.keySet());
+            } catch (PaganticException violation) {
+                return fail(violation, stepDetail(violation));
+            }
+            lifecycle.execute("running " + plan.stepCount() + " steps in " + plan.stages().size() + " stages");
+            Optional<StepOutput> previous = Optional.empty();
+            for (ExecutionPlan.Stage stage : plan.stages()) {
+                List<Outcome> outcomes = stage.isParallel() && executor.isPresent()
+                        ? runConcurrently(stage.steps(), previous)
+                        : runSequentially(stage.steps(), previous);
+                Optional<Failure> firstFailure = Optional.empty();
+                List<StepOutput> outputs = new ArrayList<>();
+                for (Outcome outcome : outcomes) {
+                    if (outcome.step != null) {
+                        completed.add(outcome.step);
+                        outputs.add(outcome.step.requireOutput());
+                    } else if (firstFailure.isEmpty() && outcome.failure != null) {
+                        firstFailure = Optional.of(outcome.failure);
+                    }
+                }
+                if (firstFailure.isPresent()) {
+                    return fail(firstFailure.get().error, Optional.of(firstFailure.get().stepName));
+                }
+                previous = Optional.of(stage.isParallel() ? StepOutput.group(outputs) : outputs.get(0));
+            }
+            lifecycle.validate("all " + completed.size() + " steps produced an output");
+            lifecycle.complete("plan completed: " + completed.size() + " steps");
+            return new PlanResult(completed, Optional.empty(), Optional.empty(), usage());
+        }
+
+        private List<Outcome> runSequentially(List<Step> steps, Optional<StepOutput> previous) {
+            List<Outcome> outcomes = new ArrayList<>();
+            for (Step step : steps) {
+                Outcome outcome = runStep(step, previous);
+                outcomes.add(outcome);
+                if (outcome.failure != null) {
+                    break; // a sequential group stops at its first failure: later members never start
+                }
+            }
+            return outcomes;
+        }
+
+        private List<Outcome> runConcurrently(List<Step> steps, Optional<StepOutput> previous) {
+            Executor pool = executor.orElseThrow();
+            List<CompletableFuture<Outcome>> futures = new ArrayList<>();
+            for (Step step : steps) {
+                futures.add(CompletableFuture.supplyAsync(() -> runStep(step, previous), pool));
+            }
+            List<Outcome> outcomes = new ArrayList<>();
+            for (int i = 0; i < steps.size(); i++) {
+                outcomes.add(await(futures.get(i), steps.get(i)));
+            }
+            return outcomes;
+        }
+
+        private Outcome await(CompletableFuture<Outcome> future, Step step) {
+            try {
+                return future.join();
+            } catch (CompletionException | java.util.concurrent.CancellationException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                return Outcome.failed(step.name(), wrap(step, cause));
+            }
+        }
+
+        /** Runs one step, with its retries; never throws for the step's own failure. */
+        private Outcome runStep(Step planned, Optional<StepOutput> previous) {
+            Step step = planned.hasInput() || previous.isEmpty()
+                    ? planned : planned.withInput(previous.get().toInput());
+            try {
+                ctx.throwIfDone();
+            } catch (PaganticException stopped) {
+                return Outcome.failed(step.name(), stopped);
+            }
+            StepHandler handler = handlers.get(step.type());
+            CallContext stepCtx = policy.stepContext(ctx);
+            try {
+                Step done = retryPolicy.isPresent()
+                        ? withRetries(retryPolicy.get(), stepCtx, handler, step)
+                        : attempt(stepCtx, handler, step);
+                synchronized (lifecycle) {
+                    lifecycle.stepCompleted(step.name());
+                }
+                return Outcome.completed(done);
+            } catch (PaganticException failure) {
+                return Outcome.failed(step.name(), failure);
+            }
+        }
+
+        private Step withRetries(RetryPolicy retries, CallContext stepCtx, StepHandler handler, Step step) {
+            PaganticException[] last = new PaganticException[1];
+            RetryOutcome<Step> outcome;
+            try {
+                outcome = retries.run(stepCtx, attempt -> {
+                    if (attempt > 1) {
+                        synchronized (lifecycle) {
+                            lifecycle.validate("step '" + step.name() + "' failed: " + last[0].code() + ": "
+                                    + last[0].description());
+                            lifecycle.retry("retrying step '" + step.name() + "', attempt " + attempt);
+                        }
+                    }
+                    try {
+                        return attempt(stepCtx, handler, step);
+                    } catch (PaganticException failure) {
+                        last[0] = failure;
+                        if (!retriedHere(failure)) {
+                            throw new NotRetried(failure);
+                        }
+                        throw failure;
+                    }
+                });
+            } catch (NotRetried notRetried) {
+                throw notRetried.failure;
+            }
+            if (outcome.succeeded()) {
+                return outcome.value().orElseThrow();
+            }
+            throw outcome.failure().orElseThrow();
+        }
+
+        /** One attempt of one step, through the interceptor. */
+        private Step attempt(CallContext stepCtx, StepHandler handler, Step step) {
+            Step returned;
+            try {
+                returned = interceptor.intercept(Invocation.of(InvocationKind.PLAN_STEP, step.name(), stepCtx, step,
+                        () -> handler.handle(stepCtx, step)));
+            } catch (PaganticException failure) {
+                throw failure;
+            } catch (RuntimeException unexpected) {
+                throw wrap(step, unexpected);
+            }
+            if (returned == null || !returned.hasOutput()) {
+                throw mismatch(step, "the handler for step '" + step.name() + "' (" + step.type()
+                        + ") returned " + (returned == null ? "no step" : "a step without output"));
+            }
+            if (!returned.name().equals(step.name()) || !returned.type().equals(step.type())) {
+                throw mismatch(step, "the handler for step '" + step.name() + "' (" + step.type()
+                        + ") returned step '" + returned.name() + "' (" + returned.type() + ")");
+            }
+            return returned;
+        }
+
+        private PlanResult fail(PaganticException error, Optional<String> stepName) {
+            lifecycle.fail(error);
+            return new PlanResult(completed, Optional.of(error), stepName, usage());
+        }
+
+        private TokenUsage usage() {
+            TokenUsage total = TokenUsage.ZERO;
+            for (Step step : completed) {
+                StepOutput output = step.requireOutput();
+                if (output.is(StepData.Kind.RESULT)) {
+                    total = total.plus(output.result().usage());
+                }
+            }
+            return total;
+        }
+    }
+
+    private static boolean retriedHere(PaganticException failure) {
+        return failure.category() == FailureCategory.CONSTRAINT || failure.category() == FailureCategory.VALIDATION;
+    }
+
+    private static Optional<String> stepDetail(PaganticException violation) {
+        Object step = violation.details().get("step");
+        return step instanceof String name ? Optional.of(name) : Optional.empty();
+    }
+
+    private static PaganticException wrap(Step step, Throwable thrown) {
+        if (thrown instanceof PaganticException pagantic) {
+            return pagantic;
+        }
+        return PaganticException.builder(ErrorCode.ORCHESTRATION_STEP_MISMATCH,
+                        "the handler for step '" + step.name() + "' (" + step.type() + ") failed unexpectedly: "
+                                + thrown)
+                .cause(thrown)
+                .detail("step", step.name())
+                .detail("step_type", step.type().name())
+                .detail("exception", thrown.getClass().getName())
+                .retryable(false)
+                .build();
+    }
+
+    private static PaganticException mismatch(Step step, String message) {
+        return PaganticException.builder(ErrorCode.ORCHESTRATION_STEP_MISMATCH, message)
+                .detail("step", step.name())
+                .detail("step_type", step.type().name())
+                .build();
+    }
+
+    /** Carries a failure that this executor does not retry through {@link RetryPolicy#run} unretried. */
+    private static final class NotRetried extends RuntimeException {
+        private final transient PaganticException failure;
+
+        NotRetried(PaganticException failure) {
+            super(failure.getMessage(), failure, false, false);
+            this.failure = failure;
+        }
+    }
+
+    /** A step that completed, or the failure of one that did not. */
+    private static final class Outcome {
+        private final Step step;
+        private final String stepName;
+        private final Failure failure;
+
+        private Outcome(Step step, String stepName, Failure failure) {
+            this.step = step;
+            this.stepName = stepName;
+            this.failure = failure;
+        }
+
+        static Outcome completed(Step step) {
+            return new Outcome(step, step.name(), null);
+        }
+
+        static Outcome failed(String stepName, PaganticException error) {
+            return new Outcome(null, stepName, new Failure(stepName, error));
+        }
+
+        @Override
+        public String toString() {
+            return "Outcome[" + stepName + (failure == null ? " completed" : " failed") + "]";
+        }
+    }
+
+    private record Failure(String stepName, PaganticException error) {
+    }
+
+    /** Builds a {@link PlanExecutor}. */
+    public static final class Builder {
+        private final Map<StepType, StepHandler> handlers = new LinkedHashMap<>();
+        private PlanPolicy policy = PlanPolicy.defaults();
+        private Interceptor interceptor = Interceptor.NONE;
+        private RetryPolicy retryPolicy;
+        private TransitionListener listener = TransitionListener.NOOP;
+        private Executor executor;
+
+        private Builder() {
+        }
+
+        /** Registers a handler for a step type (built-in or custom), replacing any earlier one for that type. */
+        public Builder handler(StepType type, StepHandler handler) {
+            handlers.put(PlanChecks.present(type, "step type"), PlanChecks.present(handler, "handler"));
+            return this;
+        }
+
+        /** Registers every handler of the map (see {@link #handler}). */
+        public Builder handlers(Map<StepType, StepHandler> map) {
+            PlanChecks.present(map, "handlers").forEach(this::handler);
+            return this;
+        }
+
+        /** The policy plans are checked against; default {@link PlanPolicy#defaults()}. */
+        public Builder policy(PlanPolicy value) {
+            this.policy = PlanChecks.present(value, "policy");
+            return this;
+        }
+
+        /** The interceptor every step attempt passes through; default {@link Interceptor#NONE}. */
+        public Builder interceptor(Interceptor value) {
+            this.interceptor = PlanChecks.present(value, "interceptor");
+            return this;
+        }
+
+        /**
+         * The per-step retry policy for retryable constraint and validation failures; default none (no retries).
+         */
+        public Builder retryPolicy(RetryPolicy value) {
+            this.retryPolicy = PlanChecks.present(value, "retryPolicy");
+            return this;
+        }
+
+        /** Receives every lifecycle transition; default {@link TransitionListener#NOOP}. */
+        public Builder transitionListener(TransitionListener value) {
+            this.listener = PlanChecks.present(value, "transitionListener");
+            return this;
+        }
+
+        /**
+         * Runs the steps of parallel groups concurrently on this executor. Default: none, and the steps of a group run
+         * one after another on the calling thread, in plan order. The executor is not owned: it is never shut down.
+         */
+        public Builder executor(Executor value) {
+            this.executor = PlanChecks.present(value, "executor");
+            return this;
+        }
+
+        /** Builds the executor. */
+        public PlanExecutor build() {
+            return new PlanExecutor(this);
+        }
+    }
+}
