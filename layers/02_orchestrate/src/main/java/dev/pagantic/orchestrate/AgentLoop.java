@@ -252,8 +252,42 @@ public final class AgentLoop implements AutoCloseable {
         Objects.requireNonNull(userMessage, "userMessage");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(options, "options");
-        return turn(ctx, userMessage, options, phases -> runStructured(ctx, userMessage, schema, options, phases))
-                .result();
+        return turn(ctx, userMessage, options, phases -> runStructured(ctx, userMessage, schema, options, phases,
+                (result, grammar) -> {
+                    phases.validate("constraint pipeline: JSON check, repair, enum normalisation, schema validation");
+                    return strictPipeline(schema, grammar).process(result.content());
+                })).result();
+    }
+
+    /**
+     * A structured turn whose output is judged by the caller's check instead of the strict pipeline, for the
+     * {@link SpecializedLoop}, which drives its own lifecycle, applies the output contract's repair and strictness
+     * settings and its rules, and needs the validation report.
+     */
+    AgentTurn structuredTurn(CallContext ctx, String userMessage, Schema schema, TurnOptions options,
+                             StructuredCheck check) {
+        return turn(ctx, userMessage, options, phases -> runStructured(ctx, userMessage, schema, options, phases,
+                check));
+    }
+
+    /** Judges the output of a structured inference; throws to fail the turn. */
+    @FunctionalInterface
+    interface StructuredCheck {
+        /**
+         * @param result  the inference's result
+         * @param grammar the grammar the output was generated under; null when none
+         * @return the validation report, whose JSON becomes the turn's answer
+         */
+        ValidationReport check(Result result, GbnfGrammar grammar);
+    }
+
+    private static ConstraintPipeline strictPipeline(Schema schema, GbnfGrammar grammar) {
+        ConstraintPipeline.Builder pipeline = ConstraintPipeline.builder().schema(schema).repairAllowed(true)
+                .strict(true);
+        if (grammar != null) {
+            pipeline.grammar(grammar);
+        }
+        return pipeline.build();
     }
 
     /**
@@ -292,48 +326,6 @@ public final class AgentLoop implements AutoCloseable {
     @FunctionalInterface
     private interface TurnBody {
         AgentTurn run(Phases phases);
-    }
-
-    /** The lifecycle a turn drives, if any: every method does nothing without one. */
-    private static final class Phases {
-        private final ExecutionLifecycle lifecycle; // null: none
-
-        Phases(ExecutionLifecycle lifecycle) {
-            this.lifecycle = lifecycle;
-        }
-
-        void prepare(String reason) {
-            if (lifecycle != null) {
-                lifecycle.prepare(reason);
-            }
-        }
-
-        void execute(String reason) {
-            if (lifecycle != null) {
-                lifecycle.execute(reason);
-            }
-        }
-
-        void validate(String reason) {
-            if (lifecycle != null) {
-                lifecycle.validate(reason);
-            }
-        }
-
-        void complete(String reason) {
-            if (lifecycle != null) {
-                lifecycle.complete(reason);
-            }
-        }
-
-        void fail(Throwable failure) {
-            if (lifecycle == null || lifecycle.state().current().isTerminal()) {
-                return;
-            }
-            lifecycle.fail(failure instanceof PaganticException pagantic ? pagantic
-                    : PaganticException.of(ErrorCode.CONFIG_INVALID,
-                    "unexpected failure in caller-supplied code: " + failure, failure));
-        }
     }
 
     /** Guards a turn against concurrent use, appends the user message, and rolls the history back on failure. */
@@ -376,7 +368,7 @@ public final class AgentLoop implements AutoCloseable {
     private AgentTurn runToolLoop(CallContext ctx, String userMessage, TurnOptions options, Phases phases) {
         ToolRegistry registry = tools == null ? null
                 : options.allowedTools().map(tools::allowOnly).orElse(tools);
-        List<Message> context = fetchContext(ctx, userMessage);
+        List<Message> context = EphemeralContext.fetch(contextProvider, eventLog, ctx, userMessage);
         List<ToolDefinition> definitions = registry == null ? List.of() : registry.definitions();
         phases.execute("running the tool loop");
         List<Message> added = new ArrayList<>();
@@ -421,8 +413,8 @@ public final class AgentLoop implements AutoCloseable {
 
     /** Steps 2 to 5 of a structured turn: one inference without tools, then the constraint pipeline. */
     private AgentTurn runStructured(CallContext ctx, String userMessage, Schema schema, TurnOptions options,
-                                    Phases phases) {
-        List<Message> context = fetchContext(ctx, userMessage);
+                                    Phases phases, StructuredCheck check) {
+        List<Message> context = EphemeralContext.fetch(contextProvider, eventLog, ctx, userMessage);
         ModelInfo model = engine.modelInfo();
         GbnfGrammar applied = grammar;
         if (applied == null && model.supports(Capability.GRAMMAR)) {
@@ -442,13 +434,7 @@ public final class AgentLoop implements AutoCloseable {
         ctx.throwIfDone();
         Result result = infer(ctx, request.build(), 0);
         ctx.throwIfDone();
-        phases.validate("constraint pipeline: JSON check, repair, enum normalisation, schema validation");
-        ConstraintPipeline.Builder pipeline = ConstraintPipeline.builder().schema(schema).repairAllowed(true)
-                .strict(true);
-        if (applied != null) {
-            pipeline.grammar(applied);
-        }
-        ValidationReport report = pipeline.build().process(result.content());
+        ValidationReport report = check.check(result, applied);
         Message answer = Message.assistant(report.json());
         memory.append(answer);
         phases.complete("structured output valid");
@@ -462,42 +448,6 @@ public final class AgentLoop implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------------------ steps
-
-    /** The ephemeral context for the query; empty when there is no provider or it failed (which is recorded). */
-    private List<Message> fetchContext(CallContext ctx, String query) {
-        if (contextProvider == null) {
-            return List.of();
-        }
-        ctx.throwIfDone();
-        Instant started = ctx.now();
-        try {
-            List<Message> found = contextProvider.build(ctx, query);
-            List<Message> context = found == null ? List.of() : List.copyOf(found);
-            eventLog.record(Event.builder(ctx, LAYER, "context").timestamp(started)
-                    .data("query", query)
-                    .data("messages", context.size())
-                    .duration(elapsed(ctx, started)).build());
-            return context;
-        } catch (PaganticException failure) {
-            if (failure.category() == FailureCategory.CANCELLATION && ctx.isDone()) {
-                throw failure;
-            }
-            recordContextFailure(ctx, query, started, failure);
-            return List.of();
-        } catch (RuntimeException failure) {
-            recordContextFailure(ctx, query, started, failure);
-            return List.of();
-        }
-    }
-
-    private void recordContextFailure(CallContext ctx, String query, Instant started, RuntimeException failure) {
-        eventLog.record(Event.builder(ctx, LAYER, "context").timestamp(started)
-                .data("query", query)
-                .data("messages", 0)
-                .data("degraded", true)
-                .duration(elapsed(ctx, started))
-                .error(failure).build());
-    }
 
     /**
      * The history with the context inserted just before the turn's user message, which is followed by the
@@ -532,11 +482,11 @@ public final class AgentLoop implements AutoCloseable {
                     .data("finish_reason", result.finishReason().name())
                     .data("prompt_tokens", result.usage().promptTokens())
                     .data("output_tokens", result.usage().outputTokens())
-                    .duration(elapsed(ctx, started)).build());
+                    .duration(EphemeralContext.elapsed(ctx, started)).build());
             return result;
         } catch (RuntimeException failure) {
             eventLog.record(inferEvent(ctx, started, model, request, round)
-                    .duration(elapsed(ctx, started)).error(failure).build());
+                    .duration(EphemeralContext.elapsed(ctx, started)).error(failure).build());
             throw failure;
         }
     }
@@ -606,7 +556,7 @@ public final class AgentLoop implements AutoCloseable {
                         ? execution.errorCode()
                         : result.isError() ? Optional.of(ErrorCode.TOOL_EXECUTION_FAILED) : Optional.empty();
                 execution = new ToolExecution(call, result, code, false,
-                        execution != null ? execution.duration() : elapsed(ctx, started),
+                        execution != null ? execution.duration() : EphemeralContext.elapsed(ctx, started),
                         execution != null ? execution.correlation() : toolCtx.correlation());
             }
             executions.add(finishTool(started, execution));
@@ -633,11 +583,6 @@ public final class AgentLoop implements AutoCloseable {
             onToolResult.accept(call.name(), result.content());
         }
         return execution;
-    }
-
-    private static Duration elapsed(CallContext ctx, Instant started) {
-        Duration duration = Duration.between(started, ctx.now());
-        return duration.isNegative() ? Duration.ZERO : duration;
     }
 
     @Override
