@@ -38,9 +38,11 @@ import dev.pagantic.tool.ToolRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
@@ -216,10 +218,33 @@ public final class AgentLoop implements AutoCloseable {
      *                           {@link #chat(CallContext, String)}
      */
     public AgentTurn chatTurn(CallContext ctx, String userMessage, TurnOptions options) {
-        Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(userMessage, "userMessage");
+        return chatTurn(ctx, List.of(Message.user(userMessage)), options);
+    }
+
+    /**
+     * Runs one conversational turn that appends several messages before the tool loop starts: typically the results
+     * of caller-executed tools that the previous turn handed back ({@link AgentTurn#pendingCalls()}), or a user
+     * message with them. Ephemeral context is retrieved for the last user message among them, and inserted just
+     * before it; without a user message no context is retrieved.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} when there are no messages or a caller tool has the name of a
+     *                           registered tool; otherwise as {@link #chatTurn(CallContext, String, TurnOptions)}
+     */
+    public AgentTurn chatTurn(CallContext ctx, List<Message> newMessages, TurnOptions options) {
+        Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(options, "options");
-        return turn(ctx, userMessage, options, phases -> runToolLoop(ctx, userMessage, options, phases));
+        List<Message> turnMessages = List.copyOf(newMessages);
+        if (turnMessages.isEmpty()) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a turn needs at least one new message");
+        }
+        for (ToolDefinition callerTool : options.callerTools()) {
+            if (tools != null && tools.contains(callerTool.name())) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "caller tool '" + callerTool.name()
+                        + "' has the name of a registered tool");
+            }
+        }
+        return turn(ctx, turnMessages, options, phases -> runToolLoop(ctx, turnMessages, options, phases));
     }
 
     /**
@@ -252,7 +277,7 @@ public final class AgentLoop implements AutoCloseable {
         Objects.requireNonNull(userMessage, "userMessage");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(options, "options");
-        return turn(ctx, userMessage, options, phases -> runStructured(ctx, userMessage, schema, options, phases,
+        return turn(ctx, List.of(Message.user(userMessage)), options, phases -> runStructured(ctx, userMessage, schema, options, phases,
                 (result, grammar) -> {
                     phases.validate("constraint pipeline: JSON check, repair, enum normalisation, schema validation");
                     return strictPipeline(schema, grammar).process(result.content());
@@ -266,7 +291,7 @@ public final class AgentLoop implements AutoCloseable {
      */
     AgentTurn structuredTurn(CallContext ctx, String userMessage, Schema schema, TurnOptions options,
                              StructuredCheck check) {
-        return turn(ctx, userMessage, options, phases -> runStructured(ctx, userMessage, schema, options, phases,
+        return turn(ctx, List.of(Message.user(userMessage)), options, phases -> runStructured(ctx, userMessage, schema, options, phases,
                 check));
     }
 
@@ -328,8 +353,8 @@ public final class AgentLoop implements AutoCloseable {
         AgentTurn run(Phases phases);
     }
 
-    /** Guards a turn against concurrent use, appends the user message, and rolls the history back on failure. */
-    private AgentTurn turn(CallContext ctx, String userMessage, TurnOptions options, TurnBody body) {
+    /** Guards a turn against concurrent use, appends the new messages, and rolls the history back on failure. */
+    private AgentTurn turn(CallContext ctx, List<Message> newMessages, TurnOptions options, TurnBody body) {
         ExecutionLifecycle given = options.lifecycle().orElse(null);
         if (given != null && given.state().current() != LifecycleState.INIT
                 && given.state().current() != LifecycleState.PLAN) {
@@ -352,7 +377,7 @@ public final class AgentLoop implements AutoCloseable {
             try {
                 phases.prepare("turn started: assembling history, context and tools");
                 ctx.throwIfDone();
-                memory.append(Message.user(userMessage));
+                memory.appendAll(newMessages);
                 return body.run(phases);
             } catch (RuntimeException | Error failure) {
                 memory.restore(before);
@@ -365,11 +390,18 @@ public final class AgentLoop implements AutoCloseable {
     }
 
     /** Steps 2 to 6 of a chat turn. */
-    private AgentTurn runToolLoop(CallContext ctx, String userMessage, TurnOptions options, Phases phases) {
+    private AgentTurn runToolLoop(CallContext ctx, List<Message> newMessages, TurnOptions options, Phases phases) {
         ToolRegistry registry = tools == null ? null
                 : options.allowedTools().map(tools::allowOnly).orElse(tools);
-        List<Message> context = EphemeralContext.fetch(contextProvider, eventLog, ctx, userMessage);
-        List<ToolDefinition> definitions = registry == null ? List.of() : registry.definitions();
+        int lastUser = lastUserIndex(newMessages);
+        List<Message> context = lastUser < 0 ? List.of()
+                : EphemeralContext.fetch(contextProvider, eventLog, ctx, newMessages.get(lastUser).content());
+        int userFromEnd = newMessages.size() - lastUser; // the user message's distance from the end, before the loop
+        List<ToolDefinition> definitions = new ArrayList<>(registry == null ? List.of() : registry.definitions());
+        definitions.addAll(options.callerTools());
+        Set<String> callerNames = new HashSet<>();
+        options.callerTools().forEach(tool -> callerNames.add(tool.name()));
+        StreamHandler handler = options.stream().orElse(stream);
         phases.execute("running the tool loop");
         List<Message> added = new ArrayList<>();
         List<ToolExecution> executed = new ArrayList<>();
@@ -378,17 +410,17 @@ public final class AgentLoop implements AutoCloseable {
         while (true) {
             ctx.throwIfDone();
             Request request = requestBuilder(options)
-                    .messages(withContext(memory.messages(), added.size(), context))
+                    .messages(withContext(memory.messages(), added.size() + userFromEnd - 1, context))
                     .tools(definitions)
                     .build();
-            Result result = infer(ctx, request, rounds);
+            Result result = infer(ctx, request, rounds, handler);
             usage = usage.plus(result.usage());
             if (!result.hasToolCalls()) {
                 Message answer = Message.assistant(result.content());
                 memory.append(answer);
                 added.add(answer);
                 phases.complete("final answer after " + rounds + " tool round(s)");
-                return new AgentTurn(result.toBuilder().messages(added).usage(usage).build(), executed);
+                return new AgentTurn(result.toBuilder().messages(added).usage(usage).build(), executed, List.of());
             }
             if (rounds >= maxToolIterations) {
                 throw PaganticException.builder(ErrorCode.ORCHESTRATION_ITERATION_LIMIT,
@@ -401,11 +433,18 @@ public final class AgentLoop implements AutoCloseable {
             Message call = Message.assistant(result.content(), result.toolCalls());
             memory.append(call);
             added.add(call);
-            for (ToolExecution execution : executeTools(ctx, registry, result.toolCalls())) {
+            List<ToolCall> serverCalls = new ArrayList<>();
+            List<ToolCall> callerCalls = new ArrayList<>();
+            result.toolCalls().forEach(c -> (callerNames.contains(c.name()) ? callerCalls : serverCalls).add(c));
+            for (ToolExecution execution : executeTools(ctx, registry, serverCalls)) {
                 Message message = execution.result().toMessage();
                 memory.append(message);
                 added.add(message);
                 executed.add(execution);
+            }
+            if (!callerCalls.isEmpty()) {
+                phases.complete("handing " + callerCalls.size() + " caller tool call(s) back");
+                return new AgentTurn(result.toBuilder().messages(added).usage(usage).build(), executed, callerCalls);
             }
             rounds++;
         }
@@ -432,7 +471,7 @@ public final class AgentLoop implements AutoCloseable {
         }
         phases.execute("structured inference");
         ctx.throwIfDone();
-        Result result = infer(ctx, request.build(), 0);
+        Result result = infer(ctx, request.build(), 0, options.stream().orElse(stream));
         ctx.throwIfDone();
         ValidationReport report = check.check(result, applied);
         Message answer = Message.assistant(report.json());
@@ -444,10 +483,19 @@ public final class AgentLoop implements AutoCloseable {
                 .messages(List.of(answer))
                 .usage(result.usage())
                 .finishReason(result.finishReason())
-                .build(), List.of());
+                .build(), List.of(), List.of());
     }
 
     // ------------------------------------------------------------------------------------------------------ steps
+
+    private static int lastUserIndex(List<Message> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role() == Role.USER) {
+                return i;
+            }
+        }
+        return -1;
+    }
 
     /**
      * The history with the context inserted just before the turn's user message, which is followed by the
@@ -467,12 +515,12 @@ public final class AgentLoop implements AutoCloseable {
     }
 
     /** One inference through the interceptor, streamed when a handler is configured, recorded as an event. */
-    private Result infer(CallContext ctx, Request request, int round) {
+    private Result infer(CallContext ctx, Request request, int round, StreamHandler handler) {
         Instant started = ctx.now();
         String model = engine.modelInfo().name();
         try {
             Result result = interceptor.intercept(Invocation.of(InvocationKind.INFERENCE, model, ctx, request,
-                    () -> stream == null ? engine.infer(ctx, request) : engine.infer(ctx, request, stream)));
+                    () -> handler == null ? engine.infer(ctx, request) : engine.infer(ctx, request, handler)));
             if (result == null) {
                 throw PaganticException.of(ErrorCode.INFERENCE_MALFORMED_RESPONSE,
                         "the inference returned no result (an interceptor returned null)");

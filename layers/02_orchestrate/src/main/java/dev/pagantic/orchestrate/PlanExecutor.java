@@ -6,6 +6,7 @@ import dev.pagantic.core.FailureCategory;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
+import dev.pagantic.orchestrate.lifecycle.LifecycleState;
 import dev.pagantic.orchestrate.lifecycle.PatternPath;
 import dev.pagantic.orchestrate.lifecycle.TransitionListener;
 import dev.pagantic.orchestrate.spi.Interceptor;
@@ -127,7 +128,25 @@ public final class PlanExecutor {
     public PlanResult execute(CallContext ctx, ExecutionPlan plan) {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(plan, "plan");
-        return new Run(ctx, plan).run();
+        return new Run(ctx, plan, ExecutionLifecycle.start(ctx, PatternPath.PLAN_EXECUTOR, listener)).run();
+    }
+
+    /**
+     * Runs the plan like {@link #execute(CallContext, ExecutionPlan)}, driving a lifecycle the caller started (the
+     * facade, which enters PLAN itself while its planner works) instead of one of its own.
+     *
+     * @param lifecycle a lifecycle on the {@link PatternPath#PLAN_EXECUTOR} path, in INIT or PLAN
+     * @throws PaganticException {@code CONFIG_INVALID} when the lifecycle is on another path or past PLAN
+     */
+    public PlanResult execute(CallContext ctx, ExecutionPlan plan, ExecutionLifecycle lifecycle) {
+        Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(plan, "plan");
+        Phases.requireStartable(Optional.of(lifecycle));
+        if (lifecycle.path() != PatternPath.PLAN_EXECUTOR) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a plan runs on the PLAN_EXECUTOR lifecycle path, not "
+                    + lifecycle.path());
+        }
+        return new Run(ctx, plan, lifecycle).run();
     }
 
     /**
@@ -147,14 +166,15 @@ public final class PlanExecutor {
         private final ExecutionLifecycle lifecycle;
         private final List<Step> completed = new ArrayList<>();
 
-        Run(CallContext ctx, ExecutionPlan plan) {
+        Run(CallContext ctx, ExecutionPlan plan, ExecutionLifecycle lifecycle) {
             this.ctx = ctx;
             this.plan = plan;
-            this.lifecycle = ExecutionLifecycle.start(ctx, PatternPath.PLAN_EXECUTOR, listener);
+            this.lifecycle = lifecycle;
         }
 
         PlanResult run() {
-            plan.trace().ifPresent(trace -> lifecycle.plan("plan from planner '" + trace.plannerId() + "' ("
+            plan.trace().filter(trace -> lifecycle.state().current() == LifecycleState.INIT)
+                    .ifPresent(trace -> lifecycle.plan("plan from planner '" + trace.plannerId() + "' ("
                     + trace.stepCount() + " steps): " + trace.rationale()));
             lifecycle.prepare("checking " + plan.stepCount() + " steps against the plan policy");
             try {

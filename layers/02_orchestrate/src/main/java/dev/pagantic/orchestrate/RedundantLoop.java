@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -243,8 +242,7 @@ public final class RedundantLoop implements AutoCloseable {
     }
 
     private static TurnOptions seeded(TurnOptions options, long seed) {
-        return new TurnOptions(options.maxTokens(), options.temperature(), options.topP(), OptionalLong.of(seed),
-                options.options(), options.allowedTools(), Optional.empty());
+        return options.toBuilder().seed(seed).lifecycle(null).build();
     }
 
     // ------------------------------------------------------------------------------------------------------ builder

@@ -213,8 +213,7 @@ public final class SpecializedLoop implements AutoCloseable {
     }
 
     private static TurnOptions withoutLifecycle(TurnOptions options) {
-        return new TurnOptions(options.maxTokens(), options.temperature(), options.topP(), options.seed(),
-                options.options(), options.allowedTools(), Optional.empty());
+        return options.toBuilder().lifecycle(null).build();
     }
 
     /** The state of one call: what every attempt adds to. Confined to the calling thread. */

@@ -2,11 +2,15 @@ package dev.pagantic.orchestrate;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,10 +35,17 @@ import java.util.Set;
  *                     not silently remove a tool)
  * @param lifecycle    a lifecycle the caller started in INIT or PLAN, which the turn drives to COMPLETE, ERROR or
  *                     CANCELLED; empty for none (or the loop's own, when it has a transition listener)
+ * @param callerTools  tools the <em>caller</em> executes (OpenAI-protocol clients): offered to the model with the
+ *                     registered tools, but when the model calls one the turn ends and hands the calls back
+ *                     ({@link AgentTurn#pendingCalls()}) instead of executing them; names must not clash with
+ *                     registered tools
+ * @param stream       receives this turn's output as it is generated, instead of the loop's handler; empty for the
+ *                     loop's
  */
 public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDouble topP, OptionalLong seed,
                           Map<String, Object> options, Optional<Set<String>> allowedTools,
-                          Optional<ExecutionLifecycle> lifecycle) {
+                          Optional<ExecutionLifecycle> lifecycle, List<ToolDefinition> callerTools,
+                          Optional<StreamHandler> stream) {
 
     /** No per-turn settings: the loop's configuration applies. */
     public static final TurnOptions DEFAULTS = builder().build();
@@ -50,11 +61,28 @@ public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDou
         allowedTools = Objects.requireNonNull(allowedTools, "allowedTools")
                 .map(names -> Collections.unmodifiableSet(new LinkedHashSet<>(names)));
         Objects.requireNonNull(lifecycle, "lifecycle");
+        callerTools = List.copyOf(callerTools);
+        Objects.requireNonNull(stream, "stream");
     }
 
     /** Starts building options; nothing is set. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A builder starting from these options. */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.maxTokens = maxTokens;
+        builder.temperature = temperature;
+        builder.topP = topP;
+        builder.seed = seed;
+        builder.options.putAll(options);
+        builder.allowedTools = allowedTools.orElse(null);
+        builder.lifecycle = lifecycle.orElse(null);
+        builder.callerTools.addAll(callerTools);
+        builder.stream = stream.orElse(null);
+        return builder;
     }
 
     /** Builds {@link TurnOptions}. */
@@ -66,6 +94,8 @@ public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDou
         private final Map<String, Object> options = new LinkedHashMap<>();
         private Set<String> allowedTools;
         private ExecutionLifecycle lifecycle;
+        private final List<ToolDefinition> callerTools = new ArrayList<>();
+        private StreamHandler stream;
 
         private Builder() {
         }
@@ -112,16 +142,28 @@ public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDou
             return this;
         }
 
-        /** A lifecycle in INIT or PLAN for the turn to drive. */
+        /** A lifecycle in INIT or PLAN for the turn to drive; null for none. */
         public Builder lifecycle(ExecutionLifecycle value) {
-            this.lifecycle = Objects.requireNonNull(value, "lifecycle");
+            this.lifecycle = value;
+            return this;
+        }
+
+        /** Tools the caller executes itself (see {@link TurnOptions#callerTools()}). */
+        public Builder callerTools(List<ToolDefinition> values) {
+            callerTools.addAll(Objects.requireNonNull(values, "callerTools"));
+            return this;
+        }
+
+        /** The stream handler of this turn; null for the loop's. */
+        public Builder stream(StreamHandler value) {
+            this.stream = value;
             return this;
         }
 
         /** The options; {@code CONFIG_INVALID} for a negative token limit. */
         public TurnOptions build() {
             return new TurnOptions(maxTokens, temperature, topP, seed, options, Optional.ofNullable(allowedTools),
-                    Optional.ofNullable(lifecycle));
+                    Optional.ofNullable(lifecycle), callerTools, Optional.ofNullable(stream));
         }
     }
 }

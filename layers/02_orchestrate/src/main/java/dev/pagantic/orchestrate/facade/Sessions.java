@@ -1,0 +1,120 @@
+package dev.pagantic.orchestrate.facade;
+
+import dev.pagantic.core.Message;
+import dev.pagantic.memory.ConversationBuffer;
+import dev.pagantic.memory.ConversationStore;
+import dev.pagantic.memory.StoredSession;
+import dev.pagantic.orchestrate.AgentLoop;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The live chat sessions of an {@link Orchestrator}: one {@link AgentLoop} per session id, restored from the
+ * {@link ConversationStore} when it is not live, and evicted when idle longer than the time-to-live or when more than
+ * the limit are live (least recently used first). Eviction loses nothing: every completed turn is in the store, and
+ * an evicted session is restored from it on its next request.
+ */
+final class Sessions {
+
+    /** A live session: its loop and how many of its messages the store already holds. */
+    static final class Live {
+        final AgentLoop loop;
+        private int stored;
+        private Instant lastUsed;
+
+        Live(AgentLoop loop, int stored) {
+            this.loop = loop;
+            this.stored = stored;
+        }
+    }
+
+    private final ConversationStore store;
+    private final int maxLive;
+    private final Duration ttl;
+    private final InstantSource clock;
+    private final Function<ConversationBuffer, AgentLoop> loops;
+    private final Message systemMessage; // null: none
+    private final LinkedHashMap<String, Live> live = new LinkedHashMap<>(16, 0.75f, true);
+
+    Sessions(ConversationStore store, int maxLive, Duration ttl, InstantSource clock, Message systemMessage,
+             Function<ConversationBuffer, AgentLoop> loops) {
+        this.store = store;
+        this.maxLive = maxLive;
+        this.ttl = ttl;
+        this.clock = clock;
+        this.systemMessage = systemMessage;
+        this.loops = loops;
+    }
+
+    /** The session's live loop, restored from the store (or started with the system prompt) when not live. */
+    synchronized Live acquire(String sessionId) {
+        Instant now = clock.instant();
+        evictIdle(now);
+        Live session = live.get(sessionId);
+        if (session == null) {
+            StoredSession stored = store.load(sessionId);
+            ConversationBuffer memory = new ConversationBuffer();
+            if (stored.messages().isEmpty() && systemMessage != null) {
+                memory.append(systemMessage);
+            }
+            memory.appendAll(stored.messages());
+            session = new Live(loops.apply(memory), stored.messages().size());
+            session.lastUsed = now;
+            live.put(sessionId, session);
+            evictOverLimit();
+        }
+        session.lastUsed = now;
+        return session;
+    }
+
+    /**
+     * Commits what the session's last turn added to the store. When the store fails, the live session is dropped, so
+     * that the next request restores exactly what the store holds rather than a history the store never saw.
+     */
+    void persist(String sessionId, Live session) {
+        synchronized (session) {
+            List<Message> messages = session.loop.messages();
+            if (messages.size() <= session.stored) {
+                return;
+            }
+            try {
+                store.append(sessionId, messages.subList(session.stored, messages.size()));
+                session.stored = messages.size();
+            } catch (RuntimeException failure) {
+                drop(sessionId, session);
+                throw failure;
+            }
+        }
+    }
+
+    /** The number of live sessions. */
+    synchronized int liveCount() {
+        return live.size();
+    }
+
+    private synchronized void drop(String sessionId, Live session) {
+        live.remove(sessionId, session);
+    }
+
+    private void evictIdle(Instant now) {
+        for (Iterator<Map.Entry<String, Live>> it = live.entrySet().iterator(); it.hasNext(); ) {
+            if (it.next().getValue().lastUsed.plus(ttl).isBefore(now)) {
+                it.remove();
+            }
+        }
+    }
+
+    private void evictOverLimit() {
+        Iterator<Map.Entry<String, Live>> eldest = live.entrySet().iterator();
+        while (live.size() > maxLive && eldest.hasNext()) {
+            eldest.next();
+            eldest.remove();
+        }
+    }
+}
