@@ -1,5 +1,5 @@
 /**
- * Layer 02, the control hub (in progress). A pagantic system is not one inference call but a
+ * Layer 02, the control hub. A pagantic system is not one inference call but a
  * controlled multi-step loop: this layer breaks requests into steps, enforces ordering and state transitions, and
  * manages tool loops, retries, branching and voting around {@link dev.pagantic.inference.Engine} calls.
  *
@@ -33,15 +33,11 @@
  * {@code RerankCandidate} for the rerank layer's candidate, orchestrate keeps its own copy and the call site converts.
  * Any lambda of the right shape stands in for a port in tests.
  *
- * <h2>What is built</h2>
- * {@code AgentLoop} (chat with the tool loop, ephemeral context, history that keeps tool calls and results and is
- * rolled back on failure, {@code chatStructured} through the constraint pipeline, refusal of concurrent use); the
- * plan and IR types ({@code StepType}, {@code Step}, {@code ExecutionPlan} with parallel stages, {@code PlanPolicy},
- * {@code PlanTrace}, {@code StepInput}/{@code StepOutput}, {@code CandidateIR}, {@code ContextIR}); the ports
- * ({@code ContextProvider}, {@code PromptProvider}, {@code CandidateReranker}, {@code StepHandler},
- * {@code VotingStrategy}); and voting ({@code MajorityVoting}, {@code UnanimityVoting}, {@code CanonicalJsonVoting},
- * quorums, {@code RedundantResult}). Still planned: {@code SpecializedLoop}, {@code PlanExecutor} and its built-in
- * handlers, {@code RedundantLoop}, the planners and the {@code Orchestrator} facade.
+ * <h2>Outcomes, not only exceptions</h2>
+ * Every pattern has a throwing convenience ({@code call}, {@code chat}, {@code executeOrThrow}) and a reporting form
+ * ({@code SpecializedLoop.run}, {@code RedundantLoop.run}, {@code PlanExecutor.execute}, {@code AgentLoop.chatTurn})
+ * whose outcome keeps what a failed call still produced: the usage, the tool executions, the completed steps. The
+ * facade builds failed responses from them.
  *
  * <h2>Package layout</h2>
  * The boundary contracts ({@code SystemRequest}, {@code SystemResponse}, {@code SystemError}, {@code Mode},

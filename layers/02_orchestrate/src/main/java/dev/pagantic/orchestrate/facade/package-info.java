@@ -45,7 +45,13 @@
  *       {@code tool_calls}, and grammars read from files.</li>
  * </ul>
  *
- * <p>The orchestrator (the entry point that routes a request to its pattern and drives the lifecycle) and the
- * Planner will live in this package too.
+ * <h2>The orchestrator</h2>
+ * {@link dev.pagantic.orchestrate.facade.Orchestrator} is the entry point: it assigns ids, validates the envelope and
+ * the output contract at INIT, routes the mode to its pattern, drives one lifecycle per request (every transition an
+ * event), keeps chat sessions in a {@code ConversationStore}, hands caller-tool calls back, and turns every failure into
+ * a response's {@link dev.pagantic.orchestrate.facade.SystemError}. {@link dev.pagantic.orchestrate.facade.Planner}
+ * with its {@link dev.pagantic.orchestrate.facade.StaticPlanner} and {@link dev.pagantic.orchestrate.facade.LlmPlanner}
+ * creates the plans of plan mode; {@link dev.pagantic.orchestrate.facade.ExecutionContext} is seed 001's per-request
+ * context, handed to an execution listener when the request ends.
  */
 package dev.pagantic.orchestrate.facade;
