@@ -884,4 +884,67 @@ class AgentLoopTest {
         owning.chat(session(), "Paris?");
         assertThat(owning.messages().get(2).content()).startsWith("TOOL_UNAVAILABLE");
     }
+
+    // ------------------------------------------------------------------------------------------------ caller tools
+
+    @Test
+    void callerToolCallsEndTheTurnUnexecutedWithTheCallMessageInHistory() {
+        ToolDefinition clock = ToolDefinition.of("get_time", "The caller's clock", Schema.object().build());
+        ScriptedEngine engine = ScriptedEngine.builder()
+                .replyWithToolCalls(ToolCall.of("t1", "get_time", Map.of()))
+                .reply("It is noon.")
+                .build();
+        AgentLoop agent = AgentLoop.builder().engine(engine).build();
+
+        AgentTurn handedBack = agent.chatTurn(session(), "Time?", TurnOptions.builder()
+                .callerTools(List.of(clock)).build());
+
+        assertThat(handedBack.pendingCalls()).extracting(ToolCall::id).containsExactly("t1");
+        assertThat(handedBack.toolExecutions()).isEmpty();
+        assertThat(agent.messages()).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT);
+
+        AgentTurn answered = agent.chatTurn(session(),
+                List.of(dev.pagantic.core.ToolResult.success("t1", "get_time", "12:00").toMessage()),
+                TurnOptions.builder().callerTools(List.of(clock)).build());
+
+        assertThat(answered.hasPendingCalls()).isFalse();
+        assertThat(answered.result().content()).isEqualTo("It is noon.");
+        assertThat(agent.messages()).extracting(Message::role)
+                .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT);
+    }
+
+    @Test
+    void callerToolNamedLikeARegisteredToolAndAnEmptyTurnAreRefused() {
+        AgentLoop agent = AgentLoop.builder().engine(ScriptedEngine.replying("x"))
+                .tools(ToolRegistry.of(weatherTool(new ArrayList<>()))).build();
+
+        assertThat(failure(() -> agent.chatTurn(session(), "hi", TurnOptions.builder()
+                .callerTools(List.of(ToolDefinition.of("get_weather", "clash", CITY))).build())).code())
+                .isEqualTo(ErrorCode.CONFIG_INVALID);
+        assertThat(failure(() -> agent.chatTurn(session(), List.of(), TurnOptions.DEFAULTS)).code())
+                .isEqualTo(ErrorCode.CONFIG_INVALID);
+    }
+
+    @Test
+    void perTurnStreamHandlerReplacesTheLoopsHandler() {
+        StringBuilder loopStream = new StringBuilder();
+        StringBuilder turnStream = new StringBuilder();
+        AgentLoop agent = AgentLoop.builder().engine(ScriptedEngine.replying("turn words"))
+                .stream(new StreamHandler() {
+                    @Override
+                    public void onContent(String delta) {
+                        loopStream.append(delta);
+                    }
+                }).build();
+
+        agent.chatTurn(session(), "hi", TurnOptions.builder().stream(new StreamHandler() {
+            @Override
+            public void onContent(String delta) {
+                turnStream.append(delta);
+            }
+        }).build());
+
+        assertThat(turnStream.toString()).isEqualTo("turn words");
+        assertThat(loopStream.toString()).isEmpty();
+    }
 }
