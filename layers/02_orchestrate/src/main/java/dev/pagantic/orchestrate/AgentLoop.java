@@ -518,6 +518,7 @@ public final class AgentLoop implements AutoCloseable {
     private Result infer(CallContext ctx, Request request, int round, StreamHandler handler) {
         Instant started = ctx.now();
         String model = engine.modelInfo().name();
+        SchemaEvents.inferenceStarted(eventLog, ctx, request);
         try {
             Result result = interceptor.intercept(Invocation.of(InvocationKind.INFERENCE, model, ctx, request,
                     () -> handler == null ? engine.infer(ctx, request) : engine.infer(ctx, request, handler)));
@@ -531,10 +532,12 @@ public final class AgentLoop implements AutoCloseable {
                     .data("prompt_tokens", result.usage().promptTokens())
                     .data("output_tokens", result.usage().outputTokens())
                     .duration(EphemeralContext.elapsed(ctx, started)).build());
+            SchemaEvents.inferenceEnded(eventLog, ctx, EphemeralContext.elapsed(ctx, started), result);
             return result;
         } catch (RuntimeException failure) {
             eventLog.record(inferEvent(ctx, started, model, request, round)
                     .duration(EphemeralContext.elapsed(ctx, started)).error(failure).build());
+            SchemaEvents.inferenceFailed(eventLog, ctx, EphemeralContext.elapsed(ctx, started));
             throw failure;
         }
     }
@@ -815,7 +818,7 @@ public final class AgentLoop implements AutoCloseable {
                 if (toolExecutor != null) {
                     executor = toolExecutor;
                 } else {
-                    executor = ToolExecutor.create();
+                    executor = SchemaEvents.observedExecutor(eventLog);
                     owns = true;
                 }
             }

@@ -484,7 +484,7 @@ public final class SpecializedLoop implements AutoCloseable {
                 GbnfGrammar.parse(grammar);
             }
             boolean owns = tools != null && toolExecutor == null;
-            ToolExecutor executor = owns ? ToolExecutor.create() : toolExecutor;
+            ToolExecutor executor = owns ? SchemaEvents.observedExecutor(eventLog) : toolExecutor;
             return new SpecializedLoop(this, systemMessage, executor, owns);
         }
 

@@ -678,7 +678,14 @@ class AgentLoopTest {
                 .build()) {
             agent.chat(session(), "Paris?");
         }
-        List<Event> events = log.events();
+        assertThat(log.events()).extracting(Event::action).containsExactly("context", "inference_start",
+                "infer", "inference_end", "tool_start", "tool_end", "tool", "inference_start", "infer",
+                "inference_end");
+        assertThat(log.events()).allSatisfy(event -> {
+            assertThat(event.requestId()).isEqualTo("req-1");
+            assertThat(event.correlation().sessionId()).isEqualTo("chat-42");
+        });
+        List<Event> events = log.events(event -> event.layer().equals("orchestrate"));
         assertThat(events).extracting(Event::action).containsExactly("context", "infer", "tool", "infer");
         assertThat(events).allSatisfy(event -> {
             assertThat(event.layer()).isEqualTo("orchestrate");
@@ -702,10 +709,33 @@ class AgentLoopTest {
 
         failure(() -> agent.chat(session(), "hi"));
 
-        assertThat(log.events()).singleElement().satisfies(event -> {
+        assertThat(log.events(event -> event.layer().equals("orchestrate"))).singleElement().satisfies(event -> {
             assertThat(event.action()).isEqualTo("infer");
             assertThat(event.error().orElseThrow().code()).isEqualTo("INFERENCE_ENGINE_ERROR");
         });
+        assertThat(log.events()).extracting(Event::action)
+                .containsExactly("inference_start", "infer", "inference_end");
+        assertThat(log.events().get(2).dataValue("finish_reason")).contains("error");
+    }
+
+    @Test
+    void inferenceStartAndEndFollowTheSeed001Schema() {
+        InMemoryEventLog log = EventLog.inMemory();
+        ScriptedEngine engine = ScriptedEngine.builder()
+                .reply(Result.builder().content("ok").usage(TokenUsage.of(12, 3)).build()).build();
+        AgentLoop agent = AgentLoop.builder().engine(engine).eventLog(log).systemPrompt("sys").build();
+
+        agent.chat(session(), "hi");
+
+        Event start = log.events(e -> e.action().equals("inference_start")).get(0);
+        assertThat(start.data()).containsEntry("message_count", 2).containsEntry("tool_defs_count", 0)
+                .containsEntry("schema_present", false).containsEntry("grammar_present", false)
+                .doesNotContainKey("temperature");
+        Event end = log.events(e -> e.action().equals("inference_end")).get(0);
+        assertThat(end.data()).containsEntry("tokens_in", 12).containsEntry("tokens_out", 3)
+                .containsEntry("finish_reason", "stop").containsEntry("tool_call_count", 0)
+                .containsKey("duration_ms");
+        assertThat(end.correlation().sessionId()).isEqualTo("chat-42");
     }
 
     @Test

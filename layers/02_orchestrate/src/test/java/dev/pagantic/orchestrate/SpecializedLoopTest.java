@@ -294,7 +294,8 @@ class SpecializedLoopTest {
 
         loop.call(ctx(), "Great");
 
-        assertThat(events.events()).extracting(e -> e.action()).containsExactly("context", "infer");
+        assertThat(events.events(e -> e.layer().equals("orchestrate"))).extracting(e -> e.action())
+                .containsExactly("context", "infer");
         assertThat(events.events()).allMatch(e -> e.correlation().requestId().equals("req-7"));
     }
 }

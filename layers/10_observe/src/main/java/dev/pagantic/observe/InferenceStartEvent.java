@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param toolDefsCount  tool definitions offered
  * @param schemaPresent  whether an output schema was given
  * @param grammarPresent whether a GBNF grammar was given
- * @param temperature    the sampling temperature; finite and not negative
+ * @param temperature    the sampling temperature; finite and not negative, or {@link #ENGINE_DEFAULT_TEMPERATURE}
+ *                       (NaN) when the request leaves it to the engine, and the event then has no temperature field
  */
 public record InferenceStartEvent(EventContext context, int messageCount, int toolDefsCount, boolean schemaPresent,
                                   boolean grammarPresent, double temperature) implements SchemaEvent {
@@ -20,11 +21,14 @@ public record InferenceStartEvent(EventContext context, int messageCount, int to
     /** The generic event's action. */
     public static final String ACTION = "inference_start";
 
+    /** The temperature of a request that leaves it to the engine's default. */
+    public static final double ENGINE_DEFAULT_TEMPERATURE = Double.NaN;
+
     public InferenceStartEvent {
         Objects.requireNonNull(context, "context");
         Checks.requireNonNegative(messageCount, "message_count");
         Checks.requireNonNegative(toolDefsCount, "tool_defs_count");
-        if (!Double.isFinite(temperature) || temperature < 0) {
+        if (!Double.isNaN(temperature) && (!Double.isFinite(temperature) || temperature < 0)) {
             throw Checks.invalid("temperature", "temperature must be finite and not negative: " + temperature);
         }
     }
@@ -41,12 +45,14 @@ public record InferenceStartEvent(EventContext context, int messageCount, int to
 
     @Override
     public Event toEvent() {
-        return context.eventBuilder(layer(), action())
+        Event.Builder event = context.eventBuilder(layer(), action())
                 .data("message_count", messageCount)
                 .data("tool_defs_count", toolDefsCount)
                 .data("schema_present", schemaPresent)
-                .data("grammar_present", grammarPresent)
-                .data("temperature", temperature)
-                .build();
+                .data("grammar_present", grammarPresent);
+        if (!Double.isNaN(temperature)) {
+            event.data("temperature", temperature);
+        }
+        return event.build();
     }
 }

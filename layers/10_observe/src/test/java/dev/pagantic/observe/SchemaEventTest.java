@@ -59,7 +59,9 @@ class SchemaEventTest {
     @Test
     void invalidCountsAndValuesAreRefused() {
         assertRefused(() -> new InferenceStartEvent(here, -1, 0, false, false, 0.7), "message_count");
-        assertRefused(() -> new InferenceStartEvent(here, 1, 0, false, false, Double.NaN), "temperature");
+        assertRefused(() -> new InferenceStartEvent(here, 1, 0, false, false, -0.5), "temperature");
+        assertRefused(() -> new InferenceStartEvent(here, 1, 0, false, false, Double.POSITIVE_INFINITY),
+                "temperature");
         assertRefused(() -> new InferenceEndEvent(here, -5, 0, 0, InferenceOutcome.STOP, 0), "duration_ms");
         assertRefused(() -> new LifecycleTransitionEvent(here, "INIT", "", 0, ""), "to_state");
         assertRefused(() -> InferenceOutcome.fromLabel("length"), "finish_reason");
@@ -76,6 +78,14 @@ class SchemaEventTest {
         assertThat(event.data()).containsEntry("message_count", 4).containsEntry("tool_defs_count", 2)
                 .containsEntry("schema_present", true).containsEntry("grammar_present", false)
                 .containsEntry("temperature", 0.7);
+    }
+
+    @Test
+    void inferenceStartWithTheEnginesDefaultTemperatureHasNoTemperatureField() {
+        Event event = new InferenceStartEvent(here, 1, 0, false, false,
+                InferenceStartEvent.ENGINE_DEFAULT_TEMPERATURE).toEvent();
+
+        assertThat(event.data()).doesNotContainKey("temperature").containsEntry("message_count", 1);
     }
 
     @Test

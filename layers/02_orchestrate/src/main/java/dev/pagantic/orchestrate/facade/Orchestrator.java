@@ -32,6 +32,7 @@ import dev.pagantic.orchestrate.PromptProvider;
 import dev.pagantic.orchestrate.RedundantLoop;
 import dev.pagantic.orchestrate.RedundantOutcome;
 import dev.pagantic.orchestrate.RedundantResult;
+import dev.pagantic.orchestrate.SchemaEvents;
 import dev.pagantic.orchestrate.SpecializedLoop;
 import dev.pagantic.orchestrate.SpecializedOutcome;
 import dev.pagantic.orchestrate.SpecializedResult;
@@ -727,7 +728,8 @@ public final class Orchestrator implements AutoCloseable {
             require(systemMessage == null || systemMessage.role() == Role.SYSTEM,
                     "the promptProvider must return a system message");
             boolean ownsExecutor = tools != null && toolExecutor == null;
-            ToolExecutor executor = ownsExecutor ? ToolExecutor.create() : toolExecutor;
+            ToolExecutor executor = ownsExecutor ? ToolExecutor.builder()
+                    .observer(SchemaEvents.toolObserver(eventLog)).build() : toolExecutor;
             boolean ownsStore = store == null;
             ConversationStore sessions = ownsStore ? new InMemoryConversationStore() : store;
             return new Orchestrator(this, systemMessage, executor, ownsExecutor, sessions, ownsStore);

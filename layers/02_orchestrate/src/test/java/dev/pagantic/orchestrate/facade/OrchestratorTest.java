@@ -516,13 +516,20 @@ class OrchestratorTest {
         }
 
         List<Event> timeline = events.eventsOfRequest("req-t");
-        assertThat(timeline).extracting(Event::action).containsExactly("lifecycle_transition",
-                "lifecycle_transition", "infer", "tool", "infer", "lifecycle_transition");
+        assertThat(timeline).extracting(Event::action).containsExactly(
+                "lifecycle_transition", "lifecycle_transition",
+                "inference_start", "infer", "inference_end",
+                "tool_start", "tool_end", "tool",
+                "inference_start", "infer", "inference_end",
+                "lifecycle_transition");
         assertThat(timeline).allMatch(e -> e.correlation().sessionId().equals("sess-t"));
-        Event tool = timeline.get(3);
-        assertThat(tool.correlation().causedBy()).isEqualTo("call-7");
-        assertThat(tool.data()).containsEntry("tool_call_id", "call-7");
-        assertThat(timeline).isSortedAccordingTo((a, b) -> a.timestamp().compareTo(b.timestamp()));
+        assertThat(timeline.get(4).data()).containsEntry("tool_call_count", 1).containsEntry("finish_reason", "tool");
+        for (Event tool : List.of(timeline.get(5), timeline.get(6), timeline.get(7))) {
+            assertThat(tool.correlation().causedBy()).isEqualTo("call-7");
+            assertThat(tool.data()).containsEntry("tool_call_id", "call-7");
+        }
+        assertThat(timeline.get(5).data()).containsKey("args_hash");
+        assertThat(timeline.get(6).data()).containsEntry("success", true);
     }
 
     @Test
