@@ -5,6 +5,8 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.FailureCategory;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.TokenUsage;
+import dev.pagantic.observe.Event;
+import dev.pagantic.observe.EventLog;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
 import dev.pagantic.orchestrate.lifecycle.LifecycleState;
 import dev.pagantic.orchestrate.lifecycle.PatternPath;
@@ -15,6 +17,7 @@ import dev.pagantic.orchestrate.spi.InvocationKind;
 import dev.pagantic.validate.RetryOutcome;
 import dev.pagantic.validate.RetryPolicy;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -87,6 +90,7 @@ public final class PlanExecutor {
     private final Optional<RetryPolicy> retryPolicy;
     private final TransitionListener listener;
     private final Optional<Executor> executor;
+    private final EventLog eventLog;
 
     private PlanExecutor(Builder builder) {
         this.handlers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.handlers));
@@ -95,6 +99,7 @@ public final class PlanExecutor {
         this.retryPolicy = Optional.ofNullable(builder.retryPolicy);
         this.listener = builder.listener;
         this.executor = Optional.ofNullable(builder.executor);
+        this.eventLog = builder.eventLog;
     }
 
     /** Starts building an executor. */
@@ -252,7 +257,7 @@ public final class PlanExecutor {
                 return Outcome.failed(step.name(), stopped);
             }
             StepHandler handler = handlers.get(step.type());
-            CallContext stepCtx = policy.stepContext(ctx);
+            CallContext stepCtx = policy.stepContext(ctx.childSpan(step.name()));
             try {
                 Step done = retryPolicy.isPresent()
                         ? withRetries(retryPolicy.get(), stepCtx, handler, step)
@@ -299,15 +304,31 @@ public final class PlanExecutor {
 
         /** One attempt of one step, through the interceptor. */
         private Step attempt(CallContext stepCtx, StepHandler handler, Step step) {
-            Step returned;
+            Instant started = stepCtx.now();
             try {
-                returned = interceptor.intercept(Invocation.of(InvocationKind.PLAN_STEP, step.name(), stepCtx, step,
-                        () -> handler.handle(stepCtx, step)));
+                Step done = checked(step, interceptor.intercept(Invocation.of(InvocationKind.PLAN_STEP, step.name(),
+                        stepCtx, step, () -> handler.handle(stepCtx, step))));
+                eventLog.record(stepEvent(stepCtx, started, step).build());
+                return done;
             } catch (PaganticException failure) {
+                eventLog.record(stepEvent(stepCtx, started, step).error(failure).build());
                 throw failure;
             } catch (RuntimeException unexpected) {
-                throw wrap(step, unexpected);
+                PaganticException failure = wrap(step, unexpected);
+                eventLog.record(stepEvent(stepCtx, started, step).error(failure).build());
+                throw failure;
             }
+        }
+
+        /** The {@code step} event: caused by the step's name, with {@code step_name} and {@code step_type}. */
+        private Event.Builder stepEvent(CallContext stepCtx, Instant started, Step step) {
+            return Event.builder(stepCtx, AgentLoop.LAYER, "step").timestamp(started)
+                    .data("step_name", step.name())
+                    .data("step_type", step.type().name())
+                    .duration(EphemeralContext.elapsed(stepCtx, started));
+        }
+
+        private Step checked(Step step, Step returned) {
             if (returned == null || !returned.hasOutput()) {
                 throw mismatch(step, "the handler for step '" + step.name() + "' (" + step.type()
                         + ") returned " + (returned == null ? "no step" : "a step without output"));
@@ -414,6 +435,7 @@ public final class PlanExecutor {
         private RetryPolicy retryPolicy;
         private TransitionListener listener = TransitionListener.NOOP;
         private Executor executor;
+        private EventLog eventLog = EventLog.noOp();
 
         private Builder() {
         }
@@ -462,6 +484,12 @@ public final class PlanExecutor {
          */
         public Builder executor(Executor value) {
             this.executor = PlanChecks.present(value, "executor");
+            return this;
+        }
+
+        /** Where the {@code step} events go (one per step attempt); default a no-op log. */
+        public Builder eventLog(EventLog value) {
+            this.eventLog = PlanChecks.present(value, "eventLog");
             return this;
         }
 

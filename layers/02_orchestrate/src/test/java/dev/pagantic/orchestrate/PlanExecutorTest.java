@@ -508,6 +508,25 @@ class PlanExecutorTest {
                 LifecycleState.EXECUTE, LifecycleState.CANCELLED);
     }
 
+    @Test
+    void everyStepAttemptIsAStepEventCausedByTheStepWithItsError() {
+        dev.pagantic.observe.InMemoryEventLog log = dev.pagantic.observe.InMemoryEventLog.unbounded();
+        StepHandler failing = (ctx, step) -> {
+            throw PaganticException.of(ErrorCode.VALIDATION_RULE_FAILED, "too short");
+        };
+        PlanExecutor executor = PlanExecutor.builder().handler(UPPER, upper()).handler(SUMMARIZE, failing)
+                .eventLog(log).build();
+
+        executor.execute(CallContext.builder().requestId("r-steps").build(), ExecutionPlan.of(
+                Step.of("shout", UPPER, StepInput.text("hi")), Step.of("sum", SUMMARIZE)));
+
+        assertThat(log.events()).extracting(e -> e.data().get("step_name")).containsExactly("shout", "sum");
+        assertThat(log.events()).extracting(e -> e.correlation().causedBy()).containsExactly("shout", "sum");
+        assertThat(log.events()).allMatch(e -> e.requestId().equals("r-steps"));
+        assertThat(log.events().get(0).failed()).isFalse();
+        assertThat(log.events().get(1).error().orElseThrow().code()).isEqualTo("VALIDATION_RULE_FAILED");
+    }
+
     private static StepHandler counting(AtomicInteger calls) {
         return (ctx, step) -> {
             calls.incrementAndGet();

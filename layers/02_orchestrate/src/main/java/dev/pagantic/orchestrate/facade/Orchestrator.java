@@ -338,7 +338,7 @@ public final class Orchestrator implements AutoCloseable {
         lifecycle.plan("creating the plan");
         ExecutionPlan plan = planner.createPlan(ctx, req);
         PlanExecutor executor = PlanExecutor.builder().handlers(handlers).policy(planPolicy)
-                .interceptor(interceptor).build();
+                .interceptor(interceptor).eventLog(eventLog).build();
         PlanResult result = executor.execute(ctx, plan, lifecycle);
         Map<String, Object> outputs = new LinkedHashMap<>();
         for (Step step : result.steps()) {

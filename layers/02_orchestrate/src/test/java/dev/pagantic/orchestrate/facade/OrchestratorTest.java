@@ -476,6 +476,9 @@ class OrchestratorTest {
             assertThat(response.structuredOutput()).contains(Map.of("retrieve", "docs: How do interfaces work?",
                     "infer", "Interfaces are implicit."));
             assertThat(transitions("p")).containsExactly("PLAN", "PREPARE", "EXECUTE", "VALIDATE", "COMPLETE");
+            List<Event> steps = events.eventsOfRequest("p").stream().filter(e -> e.action().equals("step")).toList();
+            assertThat(steps).extracting(e -> e.data().get("step_name")).containsExactly("retrieve", "infer");
+            assertThat(steps).extracting(e -> e.correlation().causedBy()).containsExactly("retrieve", "infer");
         }
     }
 
