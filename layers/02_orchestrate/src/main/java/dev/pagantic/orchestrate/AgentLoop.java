@@ -155,6 +155,7 @@ public final class AgentLoop implements AutoCloseable {
     private final BiConsumer<String, String> onToolResult; // null: none
     private final EventLog eventLog;
     private final ContextProvider contextProvider; // null: none
+    private final ContextPlacement contextPlacement; // null: before the turn's user message
     private final Interceptor interceptor;
     private final TransitionListener transitionListener; // null: no lifecycle per turn
     private final ConversationBuffer memory;
@@ -174,6 +175,7 @@ public final class AgentLoop implements AutoCloseable {
         this.onToolResult = builder.onToolResult;
         this.eventLog = builder.eventLog;
         this.contextProvider = builder.contextProvider;
+        this.contextPlacement = builder.contextPlacement;
         this.interceptor = builder.interceptor;
         this.transitionListener = builder.transitionListener;
         this.memory = builder.memory != null ? builder.memory : new ConversationBuffer();
@@ -410,7 +412,7 @@ public final class AgentLoop implements AutoCloseable {
         while (true) {
             ctx.throwIfDone();
             Request request = requestBuilder(options)
-                    .messages(withContext(memory.messages(), added.size() + userFromEnd - 1, context))
+                    .messages(placeContext(memory.messages(), added.size() + userFromEnd - 1, context))
                     .tools(definitions)
                     .build();
             Result result = infer(ctx, request, rounds, handler);
@@ -460,7 +462,7 @@ public final class AgentLoop implements AutoCloseable {
             applied = GbnfGrammar.fromSchema(schema);
         }
         Request.Builder request = requestBuilder(options)
-                .messages(withContext(memory.messages(), 0, context))
+                .messages(placeContext(memory.messages(), 0, context))
                 .temperature(options.temperature().orElse(STRUCTURED_TEMPERATURE))
                 .option(ENABLE_THINKING_OPTION, false);
         if (applied != null) {
@@ -495,6 +497,14 @@ public final class AgentLoop implements AutoCloseable {
             }
         }
         return -1;
+    }
+
+    /** The history with the context placed by the configured placement, or just before the turn's user message. */
+    private List<Message> placeContext(List<Message> history, int addedSince, List<Message> context) {
+        if (context.isEmpty() || contextPlacement == null) {
+            return withContext(history, addedSince, context);
+        }
+        return contextPlacement.place(history, context);
     }
 
     /**
@@ -662,6 +672,7 @@ public final class AgentLoop implements AutoCloseable {
         private BiConsumer<String, String> onToolResult;
         private EventLog eventLog = EventLog.noOp();
         private ContextProvider contextProvider;
+        private ContextPlacement contextPlacement;
         private Interceptor interceptor = Interceptor.NONE;
         private TransitionListener transitionListener;
         private ConversationBuffer memory;
@@ -755,6 +766,15 @@ public final class AgentLoop implements AutoCloseable {
         /** Retrieves ephemeral context for each turn; none by default. */
         public Builder contextProvider(ContextProvider value) {
             this.contextProvider = value;
+            return this;
+        }
+
+        /**
+         * Where the ephemeral context goes, for example {@code ContextPlacement.of(contextPolicy)}; by default just
+         * before the turn's user message (the specification's placement).
+         */
+        public Builder contextPlacement(ContextPlacement value) {
+            this.contextPlacement = value;
             return this;
         }
 

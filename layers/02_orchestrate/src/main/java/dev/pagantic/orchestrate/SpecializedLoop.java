@@ -94,6 +94,7 @@ public final class SpecializedLoop implements AutoCloseable {
     private final StreamHandler stream; // null: none
     private final EventLog eventLog;
     private final ContextProvider contextProvider; // null: none
+    private final ContextPlacement contextPlacement;
     private final Interceptor interceptor;
     private final RetryPolicy retryPolicy;
     private final RuleValidator rules; // null: none
@@ -114,6 +115,7 @@ public final class SpecializedLoop implements AutoCloseable {
         this.stream = builder.stream;
         this.eventLog = builder.eventLog;
         this.contextProvider = builder.contextProvider;
+        this.contextPlacement = builder.contextPlacement;
         this.interceptor = builder.interceptor;
         this.retryPolicy = builder.retryPolicy;
         this.rules = builder.rules;
@@ -284,11 +286,9 @@ public final class SpecializedLoop implements AutoCloseable {
         }
 
         private AgentLoop innerLoop() {
+            List<Message> base = systemMessage == null ? List.of() : List.of(systemMessage);
             ConversationBuffer memory = new ConversationBuffer();
-            if (systemMessage != null) {
-                memory.append(systemMessage);
-            }
-            memory.appendAll(context);
+            memory.appendAll(context.isEmpty() ? base : contextPlacement.place(base, context));
             return AgentLoop.builder()
                     .engine(engine)
                     .tools(tools)
@@ -334,6 +334,7 @@ public final class SpecializedLoop implements AutoCloseable {
         private StreamHandler stream;
         private EventLog eventLog = EventLog.noOp();
         private ContextProvider contextProvider;
+        private ContextPlacement contextPlacement = ContextPlacement.BEFORE_USER_MESSAGE;
         private Interceptor interceptor = Interceptor.NONE;
         private RetryPolicy retryPolicy = defaultRetryPolicy();
         private RuleValidator rules;
@@ -419,6 +420,15 @@ public final class SpecializedLoop implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Where the context goes in every inner loop's history, placed once before the prompt; by default after the
+         * system prompt, just before the prompt.
+         */
+        public Builder contextPlacement(ContextPlacement value) {
+            this.contextPlacement = value;
+            return this;
+        }
+
         /** Wraps every inference and tool call; {@link Interceptor#NONE} by default. */
         public Builder interceptor(Interceptor value) {
             this.interceptor = value;
@@ -469,6 +479,7 @@ public final class SpecializedLoop implements AutoCloseable {
             require(eventLog != null, "eventLog must not be null (use EventLog.noOp())");
             require(interceptor != null, "interceptor must not be null (use Interceptor.NONE)");
             require(retryPolicy != null, "retryPolicy must not be null (use RetryPolicy.noRetry())");
+            require(contextPlacement != null, "contextPlacement must not be null");
             boolean hasPrompt = systemPrompt != null && !systemPrompt.isBlank();
             require(!(hasPrompt && promptProvider != null),
                     "configure either a systemPrompt or a promptProvider, not both");

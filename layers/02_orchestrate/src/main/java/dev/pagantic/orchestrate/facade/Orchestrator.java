@@ -22,6 +22,7 @@ import dev.pagantic.observe.LifecycleTransitionEvent;
 import dev.pagantic.orchestrate.AgentLoop;
 import dev.pagantic.orchestrate.AgentTurn;
 import dev.pagantic.orchestrate.CandidateIR;
+import dev.pagantic.orchestrate.ContextPlacement;
 import dev.pagantic.orchestrate.ContextProvider;
 import dev.pagantic.orchestrate.ExecutionPlan;
 import dev.pagantic.orchestrate.MajorityVoting;
@@ -127,6 +128,7 @@ public final class Orchestrator implements AutoCloseable {
     private final boolean ownsExecutor;
     private final Message systemMessage; // null: none
     private final ContextProvider contextProvider; // null: none
+    private final ContextPlacement contextPlacement; // null: the loops' default
     private final Planner planner; // null: plan mode unavailable
     private final Map<StepType, StepHandler> handlers;
     private final PlanPolicy planPolicy;
@@ -154,6 +156,7 @@ public final class Orchestrator implements AutoCloseable {
         this.ownsExecutor = ownsExecutor;
         this.systemMessage = systemMessage;
         this.contextProvider = b.contextProvider;
+        this.contextPlacement = b.contextPlacement;
         this.planner = b.planner;
         this.handlers = Map.copyOf(b.handlers);
         this.planPolicy = b.planPolicy;
@@ -433,6 +436,7 @@ public final class Orchestrator implements AutoCloseable {
                 .maxToolIterations(maxToolIterations)
                 .eventLog(eventLog)
                 .contextProvider(contextProvider)
+                .contextPlacement(contextPlacement)
                 .interceptor(interceptor)
                 .memory(memory);
         return loop.build();
@@ -454,6 +458,9 @@ public final class Orchestrator implements AutoCloseable {
                 .eventLog(eventLog)
                 .contextProvider(contextProvider)
                 .interceptor(interceptor);
+        if (contextPlacement != null) {
+            loop.contextPlacement(contextPlacement);
+        }
         String requestSystem = req.messages().stream().filter(m -> m.role() == Role.SYSTEM)
                 .map(Message::content).collect(Collectors.joining("\n\n"));
         if (!requestSystem.isEmpty()) {
@@ -540,6 +547,7 @@ public final class Orchestrator implements AutoCloseable {
         private String systemPrompt;
         private PromptProvider promptProvider;
         private ContextProvider contextProvider;
+        private ContextPlacement contextPlacement;
         private Planner planner;
         private final Map<StepType, StepHandler> handlers = new LinkedHashMap<>();
         private PlanPolicy planPolicy = PlanPolicy.defaults();
@@ -595,6 +603,12 @@ public final class Orchestrator implements AutoCloseable {
         /** Retrieves context for each turn and structured call; none by default. */
         public Builder contextProvider(ContextProvider value) {
             this.contextProvider = value;
+            return this;
+        }
+
+        /** Where retrieved context goes ({@code ContextPlacement.of(contextPolicy)}); the loops' default otherwise. */
+        public Builder contextPlacement(ContextPlacement value) {
+            this.contextPlacement = value;
             return this;
         }
 
