@@ -9,7 +9,9 @@ import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
 import dev.pagantic.core.TokenUsage;
+import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.core.ToolResult;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.inference.grammar.GbnfGrammar;
@@ -38,7 +40,9 @@ import dev.pagantic.orchestrate.SpecializedLoop;
 import dev.pagantic.orchestrate.SpecializedOutcome;
 import dev.pagantic.orchestrate.SpecializedResult;
 import dev.pagantic.orchestrate.Step;
+import dev.pagantic.orchestrate.StepData;
 import dev.pagantic.orchestrate.StepHandler;
+import dev.pagantic.orchestrate.StepInput;
 import dev.pagantic.orchestrate.StepOutput;
 import dev.pagantic.orchestrate.StepType;
 import dev.pagantic.orchestrate.TurnOptions;
@@ -79,11 +83,12 @@ import java.util.stream.Collectors;
  *       are appended to it; without one, the request's messages are the whole history (the messages after the last
  *       assistant message are the new turn) and nothing is kept.</li>
  *   <li>{@link Mode#STRUCTURED} → a {@link SpecializedLoop}: content (the raw model output), structured output, the
- *       validation result, usage. The prompt is the last user message; system messages in the request replace the
- *       configured system prompt.</li>
+ *       validation result, usage, and with {@linkplain Builder#rules rules} their pass rate as the confidence (source
+ *       {@code validation}). The prompt is the last user message; system messages in the request replace the
+ *       configured system prompt. With registered tools, the call has a tool phase first.</li>
  *   <li>{@link Mode#PLAN} → the configured {@link Planner} (in PLAN) and a {@link PlanExecutor} with the configured
  *       handlers and policy: content (the last step's output as text), structured output (each step's output as text,
- *       by step name), usage.</li>
+ *       by step name), the tool calls of tool steps, usage.</li>
  *   <li>{@link Mode#REDUNDANT} → a {@link RedundantLoop}: content (the winner), structured output, confidence with
  *       source {@code voting}, usage.</li>
  * </ul>
@@ -303,6 +308,7 @@ public final class Orchestrator implements AutoCloseable {
                 .finishReason(FinishReason.from(result.result().finishReason()));
         JsonTrees.fromJsonNode(report.value()).ifPresent(response::structuredOutput);
         outcome.toolExecutions().forEach(e -> response.toolCallMade(ToolCallRecord.from(e)));
+        result.rules().ifPresent(rules -> response.confidence(rules.passRate(), ConfidenceSource.VALIDATION));
         return response.build();
     }
 
@@ -344,18 +350,43 @@ public final class Orchestrator implements AutoCloseable {
                 .interceptor(interceptor).eventLog(eventLog).build();
         PlanResult result = executor.execute(ctx, plan, lifecycle);
         Map<String, Object> outputs = new LinkedHashMap<>();
+        List<ToolCallRecord> toolCalls = new ArrayList<>();
         for (Step step : result.steps()) {
             step.output().ifPresent(output -> outputs.put(step.name(), render(output)));
+            toolCalls.addAll(toolCallsOf(step));
         }
         if (result.error().isPresent()) {
             SystemResponse failed = failed(req, lifecycle, result.error().get(), result.usage(), List.of());
-            return failed.toBuilder().structuredOutput(outputs).build();
+            return failed.toBuilder().structuredOutput(outputs).toolCallsMade(toolCalls).build();
         }
         return SystemResponse.builder().correlation(req)
                 .content(result.lastOutput().map(Orchestrator::render).orElse(""))
                 .structuredOutput(outputs)
+                .toolCallsMade(toolCalls)
                 .tokenUsage(result.usage())
                 .build();
+    }
+
+    /**
+     * The tool calls a completed tool step made: its input's calls paired with its output's results. A step records
+     * no per-call duration (its {@code step} event has the step's), so the records say zero.
+     */
+    private static List<ToolCallRecord> toolCallsOf(Step step) {
+        if (!step.hasOutput() || !step.requireOutput().is(StepData.Kind.TOOL_RESULTS) || !step.hasInput()) {
+            return List.of();
+        }
+        StepInput input = step.requireInput();
+        List<ToolCall> calls = input.is(StepData.Kind.TOOL_CALLS) ? input.toolCalls()
+                : input.is(StepData.Kind.RESULT) ? input.result().toolCalls() : List.of();
+        List<ToolResult> results = step.requireOutput().toolResults();
+        List<ToolCallRecord> records = new ArrayList<>();
+        for (int i = 0; i < Math.min(calls.size(), results.size()); i++) {
+            ToolCall call = calls.get(i);
+            ToolResult toolResult = results.get(i);
+            records.add(new ToolCallRecord(call.id(), call.name(), call.arguments(), toolResult.content(),
+                    toolResult.isError(), java.util.Optional.empty(), Duration.ZERO));
+        }
+        return records;
     }
 
     // ------------------------------------------------------------------------------------------------------ parts
@@ -506,13 +537,15 @@ public final class Orchestrator implements AutoCloseable {
         }
     }
 
-    /** A step's output as text: the text, the inference's content, or the messages' or candidates' contents. */
+    /** A step's output as text: the text, the inference's content, or the contents of its messages, candidates or results. */
     private static String render(StepOutput output) {
         return switch (output.kind()) {
             case TEXT -> output.text();
             case RESULT -> output.result().content();
             case MESSAGES -> output.messages().stream().map(Message::content).collect(Collectors.joining("\n"));
             case CANDIDATES -> output.candidates().stream().map(CandidateIR::content)
+                    .collect(Collectors.joining("\n"));
+            case TOOL_RESULTS -> output.toolResults().stream().map(ToolResult::content)
                     .collect(Collectors.joining("\n"));
             case GROUP -> output.group().stream().map(Orchestrator::render).collect(Collectors.joining("\n"));
             default -> String.valueOf(output.value());

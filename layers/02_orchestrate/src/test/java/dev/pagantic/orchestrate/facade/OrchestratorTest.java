@@ -483,6 +483,36 @@ class OrchestratorTest {
     }
 
     @Test
+    void structuredModeWithRulesReportsTheirPassRateAsValidationConfidence() {
+        try (Orchestrator facade = orchestrator(ScriptedEngine.replying(POSITIVE))
+                .rules(dev.pagantic.validate.RuleValidator.of(dev.pagantic.validate.Rules.maxLength(100))).build()) {
+            SystemResponse response = facade.execute(SystemRequest.builder().mode(Mode.STRUCTURED).user("x")
+                    .output(OutputContract.of(SENTIMENT)).build());
+
+            assertThat(response.confidence()).hasValue(1.0);
+            assertThat(response.confidenceSource()).contains(ConfidenceSource.VALIDATION);
+        }
+    }
+
+    @Test
+    void planModeReportsTheToolCallsOfToolSteps() {
+        ScriptedEngine engine = ScriptedEngine.replying("unused");
+        ExecutionPlan plan = ExecutionPlan.of(Step.of("lookup", StepType.TOOL, StepInput.toolCalls(
+                List.of(ToolCall.of("t-1", "get_weather", Map.of("city", "Oslo"))))));
+        try (dev.pagantic.tool.ToolExecutor executor = dev.pagantic.tool.ToolExecutor.create();
+             Orchestrator facade = orchestrator(engine).planner(StaticPlanner.of(plan))
+                     .handler(StepType.TOOL, StepHandlers.tool(ToolRegistry.of(weather()), executor)).build()) {
+            SystemResponse response = facade.execute(SystemRequest.builder().mode(Mode.PLAN).user("Oslo?").build());
+
+            assertThat(response.toolCallsMade()).singleElement().satisfies(record -> {
+                assertThat(record.id()).isEqualTo("t-1");
+                assertThat(record.result()).isEqualTo("Sunny in Oslo");
+            });
+            assertThat(response.content()).isEqualTo("Sunny in Oslo");
+        }
+    }
+
+    @Test
     void planModeWithoutPlannerIsAConfigurationError() {
         try (Orchestrator facade = orchestrator(ScriptedEngine.replying("x")).build()) {
             SystemResponse response = facade.execute(SystemRequest.builder().mode(Mode.PLAN).user("x").build());
