@@ -44,7 +44,8 @@ public final class AgentLoopExample {
             for (Message message : agent.messages()) {
                 out.println("history: " + message.role().name().toLowerCase() + " " + message.content());
             }
-            out.println("events: " + events.events().stream().map(e -> e.action()).toList());
+            out.println("events: " + events.events(e -> e.layer().equals("orchestrate")).stream()
+                    .map(e -> e.action()).toList());
         }
     }
 }

@@ -90,4 +90,16 @@ class PatternExamplesTest {
                 "research: Q4 demand grew strongly across every region.",
                 "classification: {\"sentiment\":\"positive\"}");
     }
+
+    @Test
+    void facadeExampleShowsEachModesResponseAndAFailureAsAValue() {
+        List<String> lines = run(FacadeExample::run);
+
+        assertThat(lines).contains("chat: Paris is 18 degrees and sunny. (tools: 1)", "chat: London is cooler.",
+                "structured: {sentiment=positive} repaired=true",
+                "redundant: {\"sentiment\":\"positive\"} confidence=0.6666666666666666 source=voting",
+                "error: CONFIG_SCHEMA_REQUIRED retryable=false");
+        assertThat(lines).anyMatch(l -> l.matches("events of the first request: \\d+")
+                && Integer.parseInt(l.replaceAll("\\D", "")) >= 10);
+    }
 }
