@@ -3,8 +3,10 @@ package dev.pagantic.inference.grammar;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
+import dev.pagantic.core.ToolDefinition;
 import java.util.List;
 import java.util.Objects;
+
 
 /**
  * A checked GBNF grammar, in llama.cpp's syntax: rules {@code name ::= alternatives}, literals {@code "..."},
@@ -50,6 +52,28 @@ public final class GbnfGrammar {
     public static GbnfGrammar fromSchema(Schema schema) {
         Objects.requireNonNull(schema, "schema");
         return parse(SchemaGbnfGenerator.generate(schema));
+    }
+
+    /**
+     * The grammar of a tool-call envelope, for engines that constrain tool calling at the decoder: the output is
+     * {@code {"tool_calls":[{"name":"...","arguments":{...}}]}} (one to {@value SchemaGbnfGenerator#MAX_CALLS} calls),
+     * each call naming one of the tools, with arguments accepted by that tool's parameter grammar (see
+     * {@link #fromSchema}). With {@code allowAnswer}, the output may instead be a plain-text answer, which cannot start
+     * with {@code {}; without, a tool call is forced.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} when there are no tools
+     */
+    public static GbnfGrammar forToolCalls(List<ToolDefinition> tools, boolean allowAnswer) {
+        Objects.requireNonNull(tools, "tools");
+        if (tools.isEmpty()) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a tool-call grammar needs at least one tool");
+        }
+        return parse(SchemaGbnfGenerator.generateToolCalls(List.copyOf(tools), allowAnswer));
+    }
+
+    /** The key under which a tool-call envelope lists its calls: {@value SchemaGbnfGenerator#TOOL_CALLS_KEY}. */
+    public static String toolCallsKey() {
+        return SchemaGbnfGenerator.TOOL_CALLS_KEY;
     }
 
     /** The grammar's source text, as given. */

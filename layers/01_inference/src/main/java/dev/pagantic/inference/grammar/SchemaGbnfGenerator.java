@@ -3,6 +3,7 @@ package dev.pagantic.inference.grammar;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
+import dev.pagantic.core.ToolDefinition;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -45,6 +46,38 @@ final class SchemaGbnfGenerator {
         }
         return generator.render();
     }
+
+    /**
+     * The grammar of a tool-call envelope ({@code {"tool_calls":[{"name":...,"arguments":{...}}, ...]}}, each call
+     * naming one of the tools with arguments of its parameter schema), or, when answers are allowed, of either that
+     * envelope or a plain-text answer that does not start with {@code {}.
+     */
+    static String generateToolCalls(List<ToolDefinition> tools, boolean allowAnswer) {
+        SchemaGbnfGenerator generator = new SchemaGbnfGenerator();
+        List<String> calls = new ArrayList<>();
+        for (int i = 0; i < tools.size(); i++) {
+            ToolDefinition tool = tools.get(i);
+            String name = "tool" + i;
+            String arguments = generator.valueRule(tool.parameters(), name + "-args");
+            calls.add(generator.define(name + "-call", "\"{\" ws " + literal(jsonString("name")) + " ws \":\" ws "
+                    + literal(jsonString(tool.name())) + " ws \",\" ws " + literal(jsonString("arguments"))
+                    + " ws \":\" ws " + arguments + " ws \"}\""));
+        }
+        String call = generator.define("call", String.join(" | ", calls));
+        String envelope = generator.define("envelope", "\"{\" ws " + literal(jsonString(TOOL_CALLS_KEY))
+                + " ws \":\" ws \"[\" ws " + call + " ws (\",\" ws " + call + " ws)" + repetition(0, MAX_CALLS - 1)
+                + " \"]\" ws \"}\"");
+        generator.rules.put("root", allowAnswer ? envelope + " | answer" : envelope);
+        if (allowAnswer) {
+            generator.rules.put("answer", "[^{] .*");
+        }
+        return generator.render();
+    }
+
+    /** The key of the tool-call envelope's list of calls. */
+    static final String TOOL_CALLS_KEY = "tool_calls";
+    /** The most calls one envelope holds. */
+    static final int MAX_CALLS = 8;
 
     /** Defines what the schema needs and returns the name of the rule that matches one value of it. */
     private String valueRule(Schema schema, String name) {
