@@ -44,10 +44,13 @@ import java.util.concurrent.Executor;
  *   <li>EXECUTE: stages run in order. Before each step the caller's context is checked: a cancelled or expired
  *       context stops the run with the steps completed so far and a {@code CANCELLED_*} error. Each step runs under
  *       {@link PlanPolicy#stepContext(CallContext)} (the per-step timeout) and through the {@link Interceptor} as an
- *       {@link InvocationKind#PLAN_STEP} invocation named after the step (once per attempt). Every completed step is
+ *       {@link InvocationKind#PLAN_STEP} invocation named after the step (once per attempt), in a child span caused
+ *       by the step's name, and recorded as a {@code step} event with its {@code step_name}. Every completed step is
  *       recorded with {@link ExecutionLifecycle#stepCompleted(String)}.</li>
  *   <li>VALIDATE: every step produced an output; then COMPLETE. A failure ends the lifecycle in ERROR, a cancellation
- *       in CANCELLED.</li>
+ *       of the caller's context in CANCELLED. A step past its own per-step timeout fails with
+ *       {@code CANCELLED_TIMEOUT} but ends the lifecycle in ERROR, as the seed says: the step was cancelled, the
+ *       request was not.</li>
  * </ol>
  *
  * <h2>Auto-chaining</h2>
@@ -341,7 +344,11 @@ public final class PlanExecutor {
         }
 
         private PlanResult fail(PaganticException error, Optional<String> stepName) {
-            lifecycle.fail(error);
+            if (error.code() == ErrorCode.CANCELLED_TIMEOUT && stepName.isPresent() && !ctx.isDone()) {
+                lifecycle.error(error); // the step's own deadline: the step was cancelled, the request fails
+            } else {
+                lifecycle.fail(error);
+            }
             return new PlanResult(completed, Optional.of(error), stepName, usage());
         }
 

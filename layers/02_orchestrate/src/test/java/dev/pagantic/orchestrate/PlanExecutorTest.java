@@ -314,6 +314,31 @@ class PlanExecutorTest {
     }
 
     @Test
+    void aStepPastItsOwnTimeoutEndsTheLifecycleInErrorWhileACancelledRequestEndsInCancelled() {
+        List<Transition> transitions = new CopyOnWriteArrayList<>();
+        PlanExecutor executor = PlanExecutor.builder()
+                .handler(SUMMARIZE, (ctx, step) -> {
+                    ctx.sleep(Duration.ofSeconds(30));
+                    return step.withOutput(StepOutput.text("never"));
+                })
+                .policy(PlanPolicy.builder().timeoutPerStep(Duration.ofMillis(50)).build())
+                .transitionListener(transitions::add)
+                .build();
+
+        executor.execute(CallContext.background(), ExecutionPlan.of(Step.of("slow", SUMMARIZE, StepInput.text("a"))));
+
+        assertThat(transitions.get(transitions.size() - 1).to()).isEqualTo(LifecycleState.ERROR);
+
+        transitions.clear();
+        Cancellation cancellation = new Cancellation();
+        cancellation.cancel();
+        executor.execute(CallContext.builder().cancellation(cancellation).build(),
+                ExecutionPlan.of(Step.of("slow", SUMMARIZE, StepInput.text("a"))));
+
+        assertThat(transitions.get(transitions.size() - 1).to()).isEqualTo(LifecycleState.CANCELLED);
+    }
+
+    @Test
     void aParallelGroupOnAnExecutorCollectsItsOutputsInPlanOrder() throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {

@@ -14,8 +14,8 @@ import java.util.Objects;
 /**
  * Everything the {@link Orchestrator} knows about one request while it runs (seed 001's {@code ExecutionContext}).
  * The ids, the mode and the start time are set at INIT and never change; the lifecycle state follows every
- * transition, the selected tools are resolved in PREPARE, the candidates are the replicas' outputs in redundant mode,
- * and the metadata is a free extension point. The orchestrator hands it to its
+ * transition, the selected tools are resolved in PREPARE, the candidates are the replicas' outputs in redundant mode
+ * and the last reranked (or retrieved) candidate set in plan mode, and the metadata is a free extension point. The orchestrator hands it to its
  * {@linkplain Orchestrator.Builder#executionListener execution listener} when the request ends.
  *
  * <p>Thread-safe: the mutable parts are replaced atomically with immutable values.
@@ -76,7 +76,7 @@ public final class ExecutionContext {
         return selectedTools;
     }
 
-    /** The current candidate set: the replicas' outputs in redundant mode; empty otherwise. */
+    /** The current candidate set: the replicas' outputs in redundant mode, the last candidates step's in plan mode. */
     public List<CandidateIR> candidates() {
         return candidates;
     }

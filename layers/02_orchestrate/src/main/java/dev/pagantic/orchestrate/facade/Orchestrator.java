@@ -220,7 +220,7 @@ public final class Orchestrator implements AutoCloseable {
             response = switch (req.mode()) {
                 case CHAT -> chat(ctx, req, options);
                 case STRUCTURED -> structured(ctx, req, options, grammar);
-                case PLAN -> plan(ctx, req, lifecycle);
+                case PLAN -> plan(ctx, req, lifecycle, execution);
                 case REDUNDANT -> redundant(ctx, req, options, grammar, execution);
             };
         } catch (PaganticException failure) {
@@ -340,7 +340,8 @@ public final class Orchestrator implements AutoCloseable {
         return response.build();
     }
 
-    private SystemResponse plan(CallContext ctx, SystemRequest req, ExecutionLifecycle lifecycle) {
+    private SystemResponse plan(CallContext ctx, SystemRequest req, ExecutionLifecycle lifecycle,
+                                ExecutionContext execution) {
         if (planner == null) {
             throw PaganticException.of(ErrorCode.CONFIG_INVALID, "plan mode needs a planner (Builder.planner)");
         }
@@ -353,6 +354,8 @@ public final class Orchestrator implements AutoCloseable {
         List<ToolCallRecord> toolCalls = new ArrayList<>();
         for (Step step : result.steps()) {
             step.output().ifPresent(output -> outputs.put(step.name(), render(output)));
+            step.output().filter(output -> output.is(StepData.Kind.CANDIDATES))
+                    .ifPresent(output -> execution.candidates(output.candidates()));
             toolCalls.addAll(toolCallsOf(step));
         }
         if (result.error().isPresent()) {

@@ -97,6 +97,20 @@ public final class ExecutionLifecycle {
         enter(target, failure.code().name() + ": " + failure.description());
     }
 
+    /**
+     * Any non-terminal state → ERROR whatever the failure's category: for a cancellation that ends a part of the work
+     * but not the request, such as a plan step past its own per-step deadline (the step is cancelled, the request
+     * fails). The failure becomes the state's last error.
+     */
+    public synchronized void error(PaganticException failure) {
+        Objects.requireNonNull(failure, "failure");
+        if (state.current().isTerminal()) {
+            throw illegal(LifecycleState.ERROR, "the lifecycle has already ended");
+        }
+        state = state.withError(failure);
+        enter(LifecycleState.ERROR, failure.code().name() + ": " + failure.description());
+    }
+
     /** Records a failure that was recovered from (a retried attempt, a failed replica) without a transition. */
     public synchronized void recordRecoveredError(PaganticException failure) {
         state = state.withError(Objects.requireNonNull(failure, "failure"));

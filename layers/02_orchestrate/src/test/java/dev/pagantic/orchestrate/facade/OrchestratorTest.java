@@ -513,6 +513,27 @@ class OrchestratorTest {
     }
 
     @Test
+    void planModeRerankStepFillsTheExecutionContextsCandidateSet() {
+        List<ExecutionContext> contexts = new ArrayList<>();
+        ExecutionPlan plan = ExecutionPlan.of(
+                Step.of("retrieve", StepType.RETRIEVE, StepInput.text("go")),
+                Step.of("rerank", StepType.RERANK));
+        try (Orchestrator facade = orchestrator(ScriptedEngine.replying("unused")).executionListener(contexts::add)
+                .planner(StaticPlanner.of(plan))
+                .handler(StepType.RETRIEVE, StepHandlers.retrieve((ctx, q) -> List.of(Message.system("a"),
+                        Message.system("b"))))
+                .handler(StepType.RERANK, StepHandlers.rerank((ctx, input) -> input.candidates().stream()
+                        .map(c -> dev.pagantic.orchestrate.RerankCandidate.of(c.content(), 0.5, c.source()))
+                        .toList()))
+                .build()) {
+            facade.execute(SystemRequest.builder().mode(Mode.PLAN).user("go").build());
+        }
+
+        assertThat(contexts.get(0).candidates()).extracting(dev.pagantic.orchestrate.CandidateIR::content)
+                .containsExactly("a", "b");
+    }
+
+    @Test
     void planModeWithoutPlannerIsAConfigurationError() {
         try (Orchestrator facade = orchestrator(ScriptedEngine.replying("x")).build()) {
             SystemResponse response = facade.execute(SystemRequest.builder().mode(Mode.PLAN).user("x").build());
