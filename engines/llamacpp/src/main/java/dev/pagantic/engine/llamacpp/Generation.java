@@ -1,0 +1,191 @@
+package dev.pagantic.engine.llamacpp;
+
+import de.kherud.llama.InferenceParameters;
+import de.kherud.llama.LlamaIterator;
+import de.kherud.llama.LlamaModel;
+import de.kherud.llama.LlamaOutput;
+import dev.pagantic.core.CallContext;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.TokenUsage;
+import dev.pagantic.core.ToolCall;
+import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.FinishReason;
+import dev.pagantic.inference.Request;
+import dev.pagantic.inference.Result;
+import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.inference.grammar.GbnfGrammar;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One inference on a {@link SharedModel}: choose the grammar, render the prompt, check that it fits, generate token by
+ * token, and build the result.
+ *
+ * <p>Cancellation and deadlines are checked after every token, and the generation is cancelled <em>from this
+ * thread</em>: java-llama.cpp's {@code cancel()} called from another thread while this one waits for a token hangs
+ * the wait forever, and an iterator abandoned without {@code cancel()} blocks the model until its token budget is
+ * spent, so every way out of the loop cancels first.
+ */
+final class Generation {
+
+    /** Tokens of the context a request must leave for its answer. */
+    private static final int MIN_ANSWER_TOKENS = 1;
+
+    private final SharedModel model;
+    private final int contextWindow;
+    private final CallContext ctx;
+    private final Request request;
+    private final StreamHandler handler;
+
+    Generation(SharedModel model, int contextWindow, CallContext ctx, Request request, StreamHandler handler) {
+        this.model = model;
+        this.contextWindow = contextWindow;
+        this.ctx = ctx;
+        this.request = request;
+        this.handler = handler;
+    }
+
+    Result run() {
+        RequestOptions options = RequestOptions.of(request.options());
+        List<ToolDefinition> tools = options.toolChoice() == RequestOptions.ToolChoice.NONE ? List.of()
+                : request.tools();
+        GbnfGrammar grammar = grammar(tools, options);
+        ctx.throwIfDone();
+        return model.withSlot(ctx, llama -> {
+            String prompt = PromptRenderer.render(llama, request.messages(), tools, options.templateSwitches());
+            int promptTokens = countPromptTokens(llama, prompt);
+            int budget = contextWindow - promptTokens;
+            if (budget < MIN_ANSWER_TOKENS) {
+                throw PaganticException.builder(ErrorCode.INFERENCE_CONTEXT_EXCEEDED, "the prompt takes "
+                                + promptTokens + " tokens of the " + contextWindow + "-token context window")
+                        .detail("prompt_tokens", promptTokens).detail("context_window", contextWindow).build();
+            }
+            int limit = request.maxTokens() > 0 ? Math.min(request.maxTokens(), budget) : budget;
+            InferenceParameters parameters = parameters(prompt, limit, grammar, options);
+            return generate(llama, parameters, promptTokens, limit, grammar, !tools.isEmpty());
+        });
+    }
+
+    /** The grammar the output is generated under: the request's, its schema's, or the tool-call envelope's. */
+    private GbnfGrammar grammar(List<ToolDefinition> tools, RequestOptions options) {
+        boolean constrained = request.hasGrammar() || request.schema().isPresent();
+        if (constrained && !tools.isEmpty()) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a request cannot both offer tools and constrain "
+                    + "its output with a grammar or schema (set option tool_choice to none to drop the tools)");
+        }
+        if (request.hasGrammar()) {
+            return GbnfGrammar.parse(request.grammar());
+        }
+        if (request.schema().isPresent()) {
+            return GbnfGrammar.fromSchema(request.schema().get());
+        }
+        return tools.isEmpty() ? null
+                : GbnfGrammar.forToolCalls(tools, options.toolChoice() != RequestOptions.ToolChoice.REQUIRED);
+    }
+
+    private static int countPromptTokens(LlamaModel llama, String prompt) {
+        return llama.encode(prompt).length + 1; // the beginning-of-sequence token the server adds
+    }
+
+    private InferenceParameters parameters(String prompt, int limit, GbnfGrammar grammar, RequestOptions options) {
+        InferenceParameters parameters = new InferenceParameters(prompt).setNPredict(limit);
+        request.temperature().ifPresent(t -> parameters.setTemperature((float) t));
+        request.topP().ifPresent(p -> parameters.setTopP((float) p));
+        request.seed().ifPresent(seed -> parameters.setSeed(Long.hashCode(seed) & Integer.MAX_VALUE));
+        if (!request.stop().isEmpty()) {
+            parameters.setStopStrings(request.stop().toArray(String[]::new));
+        }
+        if (grammar != null) {
+            parameters.setGrammar(grammar.text());
+        }
+        options.applyTo(parameters);
+        return parameters;
+    }
+
+    private Result generate(LlamaModel llama, InferenceParameters parameters, int promptTokens, int limit,
+                            GbnfGrammar grammar, boolean toolMode) {
+        Output output = new Output(handler, toolMode);
+        long started = System.nanoTime();
+        int tokens = 0;
+        LlamaIterator pieces = llama.generate(parameters).iterator();
+        try {
+            while (pieces.hasNext()) {
+                LlamaOutput piece = pieces.next();
+                if (!piece.text.isEmpty()) {
+                    tokens++;
+                    output.add(piece.text);
+                }
+                if (ctx.isDone() || model.closing()) {
+                    model.requireOpen();
+                    ctx.throwIfDone(); // either throws; the catch below cancels the generation
+                }
+            }
+        } catch (PaganticException | Error stop) {
+            pieces.cancel();
+            throw stop;
+        } catch (RuntimeException failure) {
+            pieces.cancel();
+            if (failure.getClass().getName().startsWith("de.kherud.")) {
+                throw PaganticException.of(ErrorCode.INFERENCE_ENGINE_ERROR, "llama.cpp failed while generating: "
+                        + failure.getMessage(), failure);
+            }
+            throw failure; // the caller's stream handler threw
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        FinishReason finish = tokens >= limit ? FinishReason.LENGTH : FinishReason.STOP;
+        TokenUsage usage = new TokenUsage(promptTokens, 0, tokens, promptTokens + tokens, contextWindow, took);
+        return result(output, finish, usage, grammar);
+    }
+
+    private Result result(Output output, FinishReason finish, TokenUsage usage, GbnfGrammar grammar) {
+        String text = output.text();
+        if (grammar != null && finish == FinishReason.STOP) {
+            grammar.requireAccepted(text); // llama.cpp generates unconstrained text when it cannot use a grammar
+        }
+        if (!output.isEnvelope()) {
+            return Result.builder().content(text).usage(usage).finishReason(finish).build();
+        }
+        if (finish == FinishReason.LENGTH) {
+            throw PaganticException.builder(ErrorCode.INFERENCE_MALFORMED_RESPONSE,
+                    "the tool-call envelope was cut off at the token limit").detail("output", text).build();
+        }
+        List<ToolCall> calls = ToolEnvelope.parse(text, ctx);
+        if (handler != null) {
+            calls.forEach(handler::onToolCall);
+        }
+        return Result.builder().toolCalls(calls).usage(usage).build();
+    }
+
+    /** Collects the output and streams it: text as it comes, a tool-call envelope only once parsed. */
+    private static final class Output {
+        private final StreamHandler handler; // null: not streaming
+        private final boolean toolMode;
+        private final StringBuilder text = new StringBuilder();
+        private boolean envelope;
+
+        Output(StreamHandler handler, boolean toolMode) {
+            this.handler = handler;
+            this.toolMode = toolMode;
+        }
+
+        void add(String piece) {
+            boolean first = text.length() == 0;
+            text.append(piece);
+            if (first && toolMode) {
+                envelope = ToolEnvelope.isEnvelope(text.toString());
+            }
+            if (handler != null && !envelope) {
+                handler.onContent(piece);
+            }
+        }
+
+        String text() {
+            return text.toString();
+        }
+
+        boolean isEnvelope() {
+            return envelope;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.pagantic.engine.llamacpp;
+
+import de.kherud.llama.InferenceParameters;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The engine-specific options a request may carry, checked in Java: each known option is applied to the sampler or
+ * the chat template, and anything else is refused rather than passed to native code, where some parameters abort the
+ * JVM ({@code n_probs} does in java-llama.cpp 4.2.0).
+ *
+ * <ul>
+ *   <li>{@code top_k} (integer), {@code min_p}, {@code repeat_penalty}, {@code presence_penalty},
+ *       {@code frequency_penalty} (numbers), {@code repeat_last_n} (integer): sampling;</li>
+ *   <li>{@code cache_prompt} (boolean, default true): reuse the evaluated prompt prefix of the slot's previous
+ *       request;</li>
+ *   <li>{@code tool_choice}: {@code auto} (default: answer or call a tool), {@code required} (call a tool), {@code none}
+ *       (offer no tools);</li>
+ *   <li>{@code enable_thinking} (boolean): a chat-template switch, passed to the template.</li>
+ * </ul>
+ */
+record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolChoice toolChoice,
+                      Map<String, Object> templateSwitches) {
+
+    /** How a request with tools may answer. */
+    enum ToolChoice { AUTO, REQUIRED, NONE }
+
+    private static final Set<String> TEMPLATE_SWITCHES = Set.of("enable_thinking");
+    private static final Set<String> SAMPLING = Set.of("top_k", "min_p", "repeat_penalty", "presence_penalty",
+            "frequency_penalty", "repeat_last_n");
+
+    static RequestOptions of(Map<String, Object> options) {
+        Map<String, Object> sampling = new LinkedHashMap<>();
+        Map<String, Object> switches = new LinkedHashMap<>();
+        boolean cachePrompt = true;
+        ToolChoice toolChoice = ToolChoice.AUTO;
+        for (Map.Entry<String, Object> option : options.entrySet()) {
+            String key = option.getKey();
+            Object value = option.getValue();
+            if (SAMPLING.contains(key)) {
+                sampling.put(key, number(key, value));
+            } else if (TEMPLATE_SWITCHES.contains(key)) {
+                switches.put(key, value);
+            } else if (key.equals("cache_prompt")) {
+                cachePrompt = bool(key, value);
+            } else if (key.equals("tool_choice")) {
+                toolChoice = toolChoice(value);
+            } else {
+                throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "the llama.cpp engine does not know option '"
+                                + key + "'; known: " + known())
+                        .detail("option", key).build();
+            }
+        }
+        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, Map.copyOf(switches));
+    }
+
+    void applyTo(InferenceParameters parameters) {
+        sampling.forEach((key, value) -> {
+            Number n = (Number) value;
+            switch (key) {
+                case "top_k" -> parameters.setTopK(n.intValue());
+                case "min_p" -> parameters.setMinP(n.floatValue());
+                case "repeat_penalty" -> parameters.setRepeatPenalty(n.floatValue());
+                case "presence_penalty" -> parameters.setPresencePenalty(n.floatValue());
+                case "frequency_penalty" -> parameters.setFrequencyPenalty(n.floatValue());
+                case "repeat_last_n" -> parameters.setRepeatLastN(n.intValue());
+                default -> throw new IllegalStateException(key);
+            }
+        });
+        parameters.setCachePrompt(cachePrompt);
+    }
+
+    private static Number number(String key, Object value) {
+        if (value instanceof Number n && Double.isFinite(n.doubleValue())) {
+            return n;
+        }
+        throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option '" + key + "' must be a number: " + value)
+                .detail("option", key).build();
+    }
+
+    private static boolean bool(String key, Object value) {
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option '" + key + "' must be a boolean: " + value)
+                .detail("option", key).build();
+    }
+
+    private static ToolChoice toolChoice(Object value) {
+        try {
+            return ToolChoice.valueOf(String.valueOf(value).toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException unknown) {
+            throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
+                    "option 'tool_choice' must be auto, required or none: " + value).detail("option", "tool_choice")
+                    .build();
+        }
+    }
+
+    private static String known() {
+        return "top_k, min_p, repeat_penalty, presence_penalty, frequency_penalty, repeat_last_n, cache_prompt, "
+                + "tool_choice, enable_thinking";
+    }
+}

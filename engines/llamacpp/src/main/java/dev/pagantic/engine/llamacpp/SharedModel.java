@@ -1,0 +1,93 @@
+package dev.pagantic.engine.llamacpp;
+
+import de.kherud.llama.LlamaModel;
+import dev.pagantic.core.CallContext;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One loaded native model and its lifecycle guard. Work runs while holding one of {@code parallel} permits (one per
+ * llama.cpp slot), so requests beyond the slots wait their turn instead of queueing in native code. Closing sets a
+ * flag that running generations check between tokens (they cancel and end), then takes every permit and closes the
+ * native model: close never runs under a request, which in the binding would hang it, and a request after close is
+ * refused with {@code INFERENCE_ENGINE_CLOSED}.
+ */
+final class SharedModel {
+
+    private static final long WAIT_SLICE_MILLIS = 10;
+
+    private final ModelSpec spec;
+    private final LlamaModel model;
+    private final Semaphore slots;
+    private volatile boolean closing;
+
+    SharedModel(ModelSpec spec, LlamaModel model) {
+        this.spec = spec;
+        this.model = model;
+        this.slots = new Semaphore(spec.parallel(), true);
+    }
+
+    ModelSpec spec() {
+        return spec;
+    }
+
+    /** Whether close has begun: a running generation must stop at its next token. */
+    boolean closing() {
+        return closing;
+    }
+
+    /** The model for work that needs no slot (tokenization), or a closed-engine failure. */
+    LlamaModel unguarded() {
+        requireOpen();
+        return model;
+    }
+
+    /**
+     * Runs the work holding a slot, waiting for one while honouring the call's cancellation and deadline.
+     *
+     * @throws PaganticException {@code INFERENCE_ENGINE_CLOSED} when the model is closing, {@code CANCELLED_*}
+     */
+    <T> T withSlot(CallContext ctx, Function<LlamaModel, T> work) {
+        acquire(ctx);
+        try {
+            requireOpen();
+            return work.apply(model);
+        } finally {
+            slots.release();
+        }
+    }
+
+    /** Closes the native model once no request holds a slot; later calls fail as closed. Idempotent. */
+    void close() {
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+        }
+        slots.acquireUninterruptibly(spec.parallel());
+        model.close();
+    }
+
+    private void acquire(CallContext ctx) {
+        try {
+            while (!slots.tryAcquire(WAIT_SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
+                requireOpen();
+                ctx.throwIfDone();
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw PaganticException.of(ErrorCode.CANCELLED_SIGNAL, "interrupted while waiting for a model slot");
+        }
+    }
+
+    void requireOpen() {
+        if (closing) {
+            throw PaganticException.builder(ErrorCode.INFERENCE_ENGINE_CLOSED, "the model is closed")
+                    .detail("model", spec.path().toString()).build();
+        }
+    }
+}
