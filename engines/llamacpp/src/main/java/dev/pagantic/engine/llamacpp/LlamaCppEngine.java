@@ -148,6 +148,11 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
         return dimension;
     }
 
+    /** The native model, for the tests of this package. */
+    de.kherud.llama.LlamaModel nativeModel() {
+        return model.unguarded();
+    }
+
     /** The runtime the model belongs to. */
     public LlamaRuntime runtime() {
         return runtime;

@@ -1,0 +1,238 @@
+package dev.pagantic.engine.llamacpp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.pagantic.core.CallContext;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.Message;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Schema;
+import dev.pagantic.core.ToolCall;
+import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.FinishReason;
+import dev.pagantic.inference.Request;
+import dev.pagantic.inference.Result;
+import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.inference.grammar.GbnfGrammar;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The llama.cpp engine on the real test models: what the engine adds beyond the contract kit. */
+class LlamaCppEngineTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Schema PERSON = Schema.object()
+            .required("name", Schema.string().withMaxLength(12))
+            .required("address", Schema.object()
+                    .required("city", Schema.string().withMaxLength(12))
+                    .required("zip", Schema.integer())
+                    .build())
+            .required("tags", Schema.arrayOf(Schema.string().withMaxLength(8)).withItemCount(1, 3))
+            .build();
+    private static final ToolDefinition WEATHER = ToolDefinition.of("get_weather", "Weather of a city",
+            Schema.object().required("city", Schema.string().withMaxLength(16)).build());
+
+    private static LlamaCppEngine engine;
+
+    @BeforeAll
+    static void load() {
+        engine = TestModels.stories();
+    }
+
+    @AfterAll
+    static void close() {
+        engine.close();
+    }
+
+    private static Request.Builder prompt(String text) {
+        return Request.builder().addMessage(Message.user(text)).temperature(0).seed(3);
+    }
+
+    private static PaganticException failure(Runnable action) {
+        try {
+            action.run();
+        } catch (PaganticException expected) {
+            return expected;
+        }
+        throw new AssertionError("expected a PaganticException");
+    }
+
+    @Test
+    void generatesTextWithUsageFromTheModelsTokenizer() {
+        Result result = engine.infer(prompt("Once upon a time").maxTokens(16).build());
+
+        assertThat(result.content()).isNotBlank();
+        assertThat(result.usage().outputTokens()).isBetween(1, 16);
+        assertThat(result.usage().promptTokens())
+                .isGreaterThan(engine.tokenCounter().count("Once upon a time"));
+        assertThat(result.usage().contextWindow()).isEqualTo(2048);
+        assertThat(result.usage().tokensPerSecond()).isPositive();
+    }
+
+    @Test
+    void temperatureZeroWithAFixedSeedIsDeterministic() {
+        Request request = prompt("The little dog").maxTokens(12).build();
+
+        assertThat(engine.infer(request).content()).isEqualTo(engine.infer(request).content());
+    }
+
+    @Test
+    void theChatTemplateRendersEveryRoleWithToolCallsAndResults() {
+        List<Message> conversation = List.of(Message.system("Be brief."), Message.user("Weather in Paris?"),
+                Message.assistant("", List.of(ToolCall.of("call_1", "get_weather", Map.of("city", "Paris")))),
+                Message.toolResult("call_1", "get_weather", "Sunny, 24 degrees"));
+
+        String prompt = PromptRenderer.render(engine.nativeModel(), conversation, List.of(WEATHER), Map.of());
+
+        assertThat(prompt).contains("<|im_start|>system\nBe brief.", "<|im_start|>user\nWeather in Paris?",
+                "\"get_weather\"", "\"city\": \"Paris\"", "Sunny, 24 degrees").endsWith("<|im_start|>assistant\n");
+    }
+
+    @Test
+    void charactersBeyondTheBasicPlaneSurviveTheTemplateAndNulIsRefused() {
+        String prompt = PromptRenderer.render(engine.nativeModel(),
+                List.of(Message.user("smile \uD83D\uDE00 and \uE000 and caf\u00e9")), List.of(), Map.of());
+
+        assertThat(prompt).contains("smile \uD83D\uDE00 and \uE000 and caf\u00e9<|im_end|>");
+        assertThat(failure(() -> engine.infer(prompt("a\0b").build())).code()).isEqualTo(ErrorCode.CONFIG_INVALID);
+    }
+
+    @Test
+    void schemaConstrainedJsonForANestedSchemaValidatesAndStops() {
+        Result result = engine.infer(prompt("Describe a person as JSON.").schema(PERSON).maxTokens(300).build());
+
+        assertThat(result.finishReason()).isEqualTo(FinishReason.STOP);
+        JsonNode value = JSON.readTree(result.content());
+        JsonNode schema = JSON.valueToTree(PERSON.toJsonSchema());
+        var errors = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(schema)
+                .validate(value);
+        assertThat(errors).as("networknt violations of %s", result.content()).isEmpty();
+    }
+
+    @Test
+    void aMalformedGrammarIsRefusedBeforeItCanReachTheEngine() {
+        assertThatThrownBy(() -> prompt("x").grammar("root ::= (\"a\"").build())
+                .isInstanceOfSatisfying(PaganticException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIG_GRAMMAR_INVALID));
+    }
+
+    @Test
+    void outputCutShortOfTheGrammarByAStopStringIsRejected() {
+        PaganticException rejected = failure(() -> engine.infer(prompt("Answer").grammar("root ::= \"yes\" | \"no\"")
+                .addStop("e").addStop("o").build()));
+
+        assertThat(rejected.code()).isEqualTo(ErrorCode.CONSTRAINT_GRAMMAR_REJECTED);
+    }
+
+    @Test
+    void outputCutByTheTokenLimitUnderAGrammarFinishesWithLengthInsteadOfFailing() {
+        Result result = engine.infer(prompt("Count").grammar("root ::= [a-z]{50,60}").maxTokens(3).build());
+
+        assertThat(result.finishReason()).isEqualTo(FinishReason.LENGTH);
+        assertThat(result.usage().outputTokens()).isEqualTo(3);
+    }
+
+    @Test
+    void aForcedToolCallIsParsedIntoToolCallsWithArgumentsOfTheToolsSchema() {
+        List<ToolCall> streamed = new ArrayList<>();
+        Result result = engine.infer(CallContext.background(), prompt("What is the weather in Paris?")
+                .addTool(WEATHER).option("tool_choice", "required").maxTokens(1200).build(), new StreamHandler() {
+                    @Override
+                    public void onToolCall(ToolCall call) {
+                        streamed.add(call);
+                    }
+
+                    @Override
+                    public void onContent(String delta) {
+                        throw new AssertionError("an envelope must not stream as content: " + delta);
+                    }
+                });
+
+        assertThat(result.finishReason()).isEqualTo(FinishReason.TOOL_CALLS);
+        assertThat(result.content()).isEmpty();
+        assertThat(result.toolCalls()).isNotEmpty().allSatisfy(call -> {
+            assertThat(call.name()).isEqualTo("get_weather");
+            assertThat(call.id()).startsWith("call_");
+            assertThat(call.arguments()).containsOnlyKeys("city");
+            assertThat((String) call.arguments().get("city")).hasSizeLessThanOrEqualTo(16);
+        });
+        assertThat(streamed).isEqualTo(result.toolCalls());
+    }
+
+    @Test
+    void toolChoiceNoneOffersNoToolsAndToolsWithAGrammarAreRefused() {
+        Result plain = engine.infer(prompt("Hello").addTool(WEATHER).option("tool_choice", "none").maxTokens(8)
+                .build());
+        assertThat(plain.toolCalls()).isEmpty();
+
+        assertThat(failure(() -> engine.infer(prompt("Hello").addTool(WEATHER).grammar("root ::= \"a\"").build()))
+                .code()).isEqualTo(ErrorCode.CONFIG_INVALID);
+    }
+
+    @Test
+    void unknownOptionsAreRefusedAndNProbsNeverReachesNativeCode() {
+        assertThat(failure(() -> engine.infer(prompt("Hi").option("mirostat", 2).build())).code())
+                .isEqualTo(ErrorCode.CONFIG_INVALID);
+        PaganticException nProbs = failure(() -> engine.infer(prompt("Hi").option("n_probs", 3).build()));
+        assertThat(nProbs.code()).isEqualTo(ErrorCode.CONFIG_INVALID);
+        assertThat(nProbs.details()).containsEntry("option", "n_probs");
+    }
+
+    @Test
+    void aPromptThatDoesNotFitTheContextFailsBeforeDecoding() {
+        PaganticException exceeded = failure(() -> engine.infer(prompt("Once upon a time ".repeat(900)).build()));
+
+        assertThat(exceeded.code()).isEqualTo(ErrorCode.INFERENCE_CONTEXT_EXCEEDED);
+        assertThat(exceeded.details()).containsEntry("context_window", 2048);
+        assertThat(engine.infer(prompt("Still").maxTokens(3).build()).content()).isNotNull();
+    }
+
+    @Test
+    void streamedDeltasArriveInOrderAndEqualTheFinalContent() {
+        List<String> deltas = new ArrayList<>();
+        Result result = engine.infer(CallContext.background(), prompt("Once upon a time").maxTokens(24).build(),
+                StreamHandler.onContent(deltas::add));
+
+        assertThat(deltas).hasSizeGreaterThan(1);
+        assertThat(String.join("", deltas)).isEqualTo(result.content());
+    }
+
+    @Test
+    void aStreamHandlerThatThrowsEndsTheCallAndTheModelStaysUsable() {
+        assertThatThrownBy(() -> engine.infer(CallContext.background(), prompt("Once").maxTokens(200).build(),
+                StreamHandler.onContent(delta -> {
+                    throw new IllegalStateException("client went away");
+                }))).isInstanceOf(IllegalStateException.class);
+
+        assertThat(engine.infer(prompt("Again").maxTokens(3).build()).usage().outputTokens()).isPositive();
+    }
+
+    @Test
+    void concurrentRequestsOnOneSlotAreServedOneAfterAnother() throws Exception {
+        Request request = prompt("The cat").maxTokens(20).build();
+        CompletableFuture<Result> first = CompletableFuture.supplyAsync(() -> engine.infer(request));
+        CompletableFuture<Result> second = CompletableFuture.supplyAsync(() -> engine.infer(request));
+
+        assertThat(first.get(2, TimeUnit.MINUTES).content()).isEqualTo(second.get(2, TimeUnit.MINUTES).content());
+    }
+
+    @Test
+    void theTokenCounterUsesTheModelsTokenizer() {
+        String text = "Once upon a time there was a cat.";
+
+        assertThat(engine.modelInfo().supports(dev.pagantic.inference.Capability.TOKEN_COUNTING)).isTrue();
+        assertThat(engine.tokenCounter().count(text)).isEqualTo(engine.nativeModel().encode(text).length)
+                .isPositive();
+    }
+}
