@@ -50,7 +50,8 @@ class ModelLoadingTest {
             assertThat(failure.details()).containsEntry("path", bad.toAbsolutePath().normalize().toString())
                     .containsKey("reason");
         }
-        assertThat(TestModels.stories().infer(Request.of("Once")).content()).isNotNull();
+        assertThat(TestModels.stories().infer(Request.builder().addMessage(Message.user("Once")).maxTokens(3).build())
+                .usage().outputTokens()).isPositive();
     }
 
     @Test
