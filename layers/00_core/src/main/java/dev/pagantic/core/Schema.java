@@ -188,6 +188,22 @@ public record Schema(String type, String description, Map<String, Schema> proper
         return JsonValues.copyObject(json);
     }
 
+    /**
+     * The schema of a JSON Schema document in the subset this type models (the inverse of {@link #toJsonSchema()}), for
+     * schemas that arrive as JSON: an OpenAI {@code response_format}, a tool's {@code parameters}. Understood keywords:
+     * {@code type} (one type), {@code description}, {@code properties}, {@code required}, {@code items}, {@code enum}
+     * (strings), {@code minItems}, {@code maxItems}, {@code maxLength}, {@code default}, and
+     * {@code additionalProperties: false} (objects are closed anyway). Annotations ({@code title}, {@code $schema},
+     * {@code $id}, {@code examples}, {@code format}, {@code $comment}) are ignored. Any other keyword is refused rather
+     * than dropped, since its constraint would silently go unchecked.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} naming the JSON pointer and the keyword or value refused
+     */
+    public static Schema fromJsonSchema(Map<String, ?> document) {
+        Objects.requireNonNull(document, "document");
+        return JsonSchemaReader.read(document, "");
+    }
+
     private static Schema ofType(String type) {
         return new Schema(type, "", Map.of(), List.of(), List.of(), Optional.empty(), NONE, NONE, NONE,
                 Optional.empty());

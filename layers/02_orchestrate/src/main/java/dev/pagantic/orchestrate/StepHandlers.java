@@ -25,7 +25,8 @@ import java.util.function.Function;
  * <table>
  *   <caption>Inputs and outputs</caption>
  *   <tr><th>Handler</th><th>Input</th><th>Output</th></tr>
- *   <tr><td>{@link #infer(Engine)}</td><td>REQUEST as is; TEXT as one user message; MESSAGES; CONTEXT (its
+ *   <tr><td>{@link #infer(Engine)}</td><td>REQUEST as is; TEXT, and RESULT (a previous answer, so that infer steps
+ *       chain), as one user message; MESSAGES; CONTEXT (its
  *       chunks as a system context message, then its query as a user message when not blank); CANDIDATES (as a
  *       system context message)</td><td>RESULT</td></tr>
  *   <tr><td>{@link #retrieve(ContextProvider)}</td><td>TEXT (the query)</td><td>MESSAGES (the context)</td></tr>
@@ -204,12 +205,14 @@ public final class StepHandlers {
     }
 
     private static Request toRequest(Step step) {
-        StepInput input = input(step, "infer", "request, text, messages, context or candidates");
+        StepInput input = input(step, "infer", "request, text, result, messages, context or candidates");
         switch (input.kind()) {
             case REQUEST:
                 return input.request();
             case TEXT:
                 return Request.of(input.text());
+            case RESULT:
+                return Request.of(input.result().content());
             case MESSAGES:
                 return requestOf(step, input, input.messages());
             case CONTEXT: {
@@ -223,7 +226,7 @@ public final class StepHandlers {
             case CANDIDATES:
                 return requestOf(step, input, new ContextIR("", input.candidates()).toMessages());
             default:
-                throw unexpected(step, "infer", "request, text, messages, context or candidates", input);
+                throw unexpected(step, "infer", "request, text, result, messages, context or candidates", input);
         }
     }
 

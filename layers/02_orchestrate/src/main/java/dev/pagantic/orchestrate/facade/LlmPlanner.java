@@ -212,7 +212,7 @@ public final class LlmPlanner implements Planner {
         }
         ValidationReport report = (useGrammar ? grammarPipeline : plainPipeline).process(result.content());
         JsonNode answer = report.value();
-        ExecutionPlan plan = ExecutionPlan.of(steps(answer.path("steps"), lastUserMessage(request)));
+        ExecutionPlan plan = ExecutionPlan.of(PlanJson.steps(answer.path("steps"), lastUserMessage(request)));
         policy.check(plan, registered);
         String rationale = text(answer.path("rationale")).strip();
         return plan.withTrace(PlanTrace.forPlan(plannerId, rationale, ctx.now(), plan));
@@ -246,31 +246,6 @@ public final class LlmPlanner implements Planner {
             }
         }
         return Optional.empty();
-    }
-
-    private static List<Step> steps(JsonNode items, Optional<String> userMessage) {
-        List<Step> steps = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        for (int i = 0; i < items.size(); i++) {
-            JsonNode item = items.get(i);
-            String name = text(item.path("name")).strip();
-            if (name.isEmpty() || !names.add(name)) {
-                throw PaganticException.builder(ErrorCode.CONSTRAINT_SCHEMA_INVALID,
-                                (name.isEmpty() ? "step " + i + " of the plan has a blank name"
-                                        : "the plan names two steps '" + name + "'") + ": step names must be unique")
-                        .detail("path", "/steps/" + i + "/name").detail("step", name).build();
-            }
-            StepType type = StepType.of(text(item.path("type")));
-            String input = text(item.path("input"));
-            if (!input.isBlank()) {
-                steps.add(Step.of(name, type, StepInput.text(input)));
-            } else if (i == 0 && userMessage.isPresent()) {
-                steps.add(Step.of(name, type, StepInput.text(userMessage.get())));
-            } else {
-                steps.add(Step.of(name, type));
-            }
-        }
-        return steps;
     }
 
     private static String text(JsonNode node) {

@@ -42,6 +42,7 @@ import dev.pagantic.orchestrate.SpecializedResult;
 import dev.pagantic.orchestrate.Step;
 import dev.pagantic.orchestrate.StepData;
 import dev.pagantic.orchestrate.StepHandler;
+import dev.pagantic.orchestrate.StepHandlers;
 import dev.pagantic.orchestrate.StepInput;
 import dev.pagantic.orchestrate.StepOutput;
 import dev.pagantic.orchestrate.StepType;
@@ -56,8 +57,6 @@ import dev.pagantic.tool.ToolExecutor;
 import dev.pagantic.tool.ToolRegistry;
 import dev.pagantic.validate.RetryPolicy;
 import dev.pagantic.validate.RuleValidator;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -70,6 +69,8 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one entry point of pagantic (seed 001): a {@link SystemRequest} goes in, a {@link SystemResponse} comes out, and
@@ -163,7 +164,7 @@ public final class Orchestrator implements AutoCloseable {
         this.contextProvider = b.contextProvider;
         this.contextPlacement = b.contextPlacement;
         this.planner = b.planner;
-        this.handlers = Map.copyOf(b.handlers);
+        this.handlers = planHandlers(b, executor);
         this.planPolicy = b.planPolicy;
         this.voting = b.voting;
         this.replicas = b.replicas;
@@ -180,6 +181,23 @@ public final class Orchestrator implements AutoCloseable {
         this.maxToolIterations = b.maxToolIterations;
         this.executionListener = b.executionListener;
         this.sessions = new Sessions(store, b.maxSessions, b.sessionTtl, b.clock, systemMessage, this::agentLoop);
+    }
+
+    /**
+     * The built-in handlers for what the orchestrator has (infer on its engine, tool on its tools, retrieve on its
+     * context provider), then the configured handlers, which replace built-in ones of the same type.
+     */
+    private static Map<StepType, StepHandler> planHandlers(Builder b, ToolExecutor executor) {
+        Map<StepType, StepHandler> handlers = new LinkedHashMap<>();
+        handlers.put(StepType.INFER, StepHandlers.infer(b.engine));
+        if (b.tools != null) {
+            handlers.put(StepType.TOOL, StepHandlers.tool(b.tools, executor));
+        }
+        if (b.contextProvider != null) {
+            handlers.put(StepType.RETRIEVE, StepHandlers.retrieve(b.contextProvider));
+        }
+        handlers.putAll(b.handlers);
+        return Map.copyOf(handlers);
     }
 
     /** Starts building an orchestrator; an engine is required. */
@@ -654,7 +672,11 @@ public final class Orchestrator implements AutoCloseable {
             return this;
         }
 
-        /** The handler of a plan step type. */
+        /**
+         * The handler of a plan step type. Without one, plan mode has built-in handlers for {@code infer} (on the
+         * engine), {@code tool} (on the tools, when configured) and {@code retrieve} (on the context provider, when
+         * configured); a handler given here replaces the built-in one of its type.
+         */
         public Builder handler(StepType type, StepHandler handler) {
             handlers.put(Objects.requireNonNull(type, "type"), Objects.requireNonNull(handler, "handler"));
             return this;

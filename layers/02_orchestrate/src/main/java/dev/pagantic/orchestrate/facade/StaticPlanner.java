@@ -8,6 +8,9 @@ import dev.pagantic.orchestrate.PlanTrace;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A {@link Planner} without inference: it returns a fixed plan, or picks one with a function of the request (a lookup
@@ -47,6 +50,8 @@ public final class StaticPlanner implements Planner {
     /** The default rationale of a plan chosen by a lookup function. */
     public static final String LOOKUP_RATIONALE = "plan chosen by lookup";
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private final String plannerId;
     private final Source lookup;
     private final String rationale; // null: the lookup's own
@@ -65,6 +70,47 @@ public final class StaticPlanner implements Planner {
     /** A planner that returns the plan the function chooses for each request, with the default id and rationale. */
     public static StaticPlanner of(Function<SystemRequest, ExecutionPlan> lookup) {
         return builder().lookup(lookup).build();
+    }
+
+    /**
+     * A planner for a plan written as JSON (a plan file): {@code {"rationale": "...", "steps": [{"name": "retrieve",
+     * "type": "retrieve", "input": "..."}, {"name": "answer", "type": "infer"}]}}. A step without input takes the
+     * previous step's output, and the first one the request's last user message. The rationale, when given, is the
+     * trace's.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} when the text is not such a document (not JSON, no steps, a
+     *                           blank, repeated or invalid name or type)
+     */
+    public static StaticPlanner fromJson(String json) {
+        Checks.notNull(json, "json");
+        JsonNode document;
+        try {
+            document = JSON.readTree(json);
+        } catch (JacksonException notJson) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "the plan is not JSON: "
+                    + notJson.getOriginalMessage(), notJson);
+        }
+        JsonNode steps = document.path("steps");
+        Checks.require(steps.isArray() && !steps.isEmpty(), "a plan needs a non-empty 'steps' array");
+        String rationale = PlanJson.text(document.path("rationale"));
+        Builder builder = builder().lookup(request -> {
+            try {
+                return ExecutionPlan.of(PlanJson.steps(steps, lastUserMessage(request)));
+            } catch (PaganticException invalid) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid plan: " + invalid.description(),
+                        invalid);
+            }
+        });
+        return (rationale.isBlank() ? builder : builder.rationale(rationale)).build();
+    }
+
+    private static java.util.Optional<String> lastUserMessage(SystemRequest request) {
+        for (int i = request.messages().size() - 1; i >= 0; i--) {
+            if (request.messages().get(i).role() == dev.pagantic.core.Role.USER) {
+                return java.util.Optional.of(request.messages().get(i).content());
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /** Starts a planner; exactly one of {@link Builder#plan}, {@link Builder#lookup} and {@link Builder#table} is set. */

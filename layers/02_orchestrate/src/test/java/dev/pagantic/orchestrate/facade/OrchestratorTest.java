@@ -534,6 +534,34 @@ class OrchestratorTest {
     }
 
     @Test
+    void aPlanFileRunsOnTheBuiltInInferHandler() {
+        ScriptedEngine engine = ScriptedEngine.replying("Draft.", "Final answer.");
+        try (Orchestrator facade = orchestrator(engine).planner(StaticPlanner.fromJson(
+                "{\"rationale\":\"two passes\",\"steps\":[{\"name\":\"draft\",\"type\":\"infer\"},"
+                        + "{\"name\":\"final\",\"type\":\"infer\"}]}")).build()) {
+            SystemResponse response = facade.execute(SystemRequest.builder().requestId("pf").mode(Mode.PLAN)
+                    .user("Write a haiku.").build());
+
+            assertThat(response.content()).isEqualTo("Final answer.");
+            assertThat(engine.requests().get(0).messages()).containsExactly(Message.user("Write a haiku."));
+            assertThat(engine.requests().get(1).messages()).containsExactly(Message.user("Draft."));
+        }
+    }
+
+    @Test
+    void aPlanFileThatIsNotAPlanIsRefused() {
+        for (String json : List.of("nope", "{}", "{\"steps\":[{\"name\":\"a\",\"type\":\"Bad Type\"}]}")) {
+            try {
+                StaticPlanner.fromJson(json).createPlan(dev.pagantic.core.CallContext.background(),
+                        SystemRequest.builder().user("x").build());
+                throw new AssertionError("expected CONFIG_INVALID for " + json);
+            } catch (PaganticException expected) {
+                assertThat(expected.code()).as(json).isEqualTo(ErrorCode.CONFIG_INVALID);
+            }
+        }
+    }
+
+    @Test
     void planModeWithoutPlannerIsAConfigurationError() {
         try (Orchestrator facade = orchestrator(ScriptedEngine.replying("x")).build()) {
             SystemResponse response = facade.execute(SystemRequest.builder().mode(Mode.PLAN).user("x").build());

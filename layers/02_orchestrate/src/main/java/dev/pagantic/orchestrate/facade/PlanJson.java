@@ -1,0 +1,60 @@
+package dev.pagantic.orchestrate.facade;
+
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.orchestrate.Step;
+import dev.pagantic.orchestrate.StepInput;
+import dev.pagantic.orchestrate.StepType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The JSON form of a linear plan, shared by the {@link LlmPlanner} (a model's answer) and
+ * {@link StaticPlanner#fromJson(String)} (a plan file): {@code {"rationale": "...", "steps": [{"name": "...",
+ * "type": "infer", "input": "..."}]}}. A step without input takes the previous step's output; the first step without
+ * input takes the request's last user message, when there is one.
+ */
+final class PlanJson {
+
+    private PlanJson() {
+    }
+
+    /**
+     * The steps of the document's {@code steps} array.
+     *
+     * @throws PaganticException {@code CONSTRAINT_SCHEMA_INVALID} for a blank or repeated step name; {@code CONFIG_INVALID}
+     *                           for an invalid step type name
+     */
+    static List<Step> steps(JsonNode items, Optional<String> userMessage) {
+        List<Step> steps = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            JsonNode item = items.get(i);
+            String name = text(item.path("name")).strip();
+            if (name.isEmpty() || !names.add(name)) {
+                throw PaganticException.builder(ErrorCode.CONSTRAINT_SCHEMA_INVALID,
+                                (name.isEmpty() ? "step " + i + " of the plan has a blank name"
+                                        : "the plan names two steps '" + name + "'") + ": step names must be unique")
+                        .detail("path", "/steps/" + i + "/name").detail("step", name).build();
+            }
+            StepType type = StepType.of(text(item.path("type")));
+            String input = text(item.path("input"));
+            if (!input.isBlank()) {
+                steps.add(Step.of(name, type, StepInput.text(input)));
+            } else if (i == 0 && userMessage.isPresent()) {
+                steps.add(Step.of(name, type, StepInput.text(userMessage.get())));
+            } else {
+                steps.add(Step.of(name, type));
+            }
+        }
+        return steps;
+    }
+
+    static String text(JsonNode node) {
+        return node.isString() ? node.stringValue() : "";
+    }
+}
