@@ -80,8 +80,17 @@ final class Generation {
         if (request.schema().isPresent()) {
             return GbnfGrammar.fromSchema(request.schema().get());
         }
-        return tools.isEmpty() ? null
-                : GbnfGrammar.forToolCalls(tools, options.toolChoice() != RequestOptions.ToolChoice.REQUIRED);
+        return tools.isEmpty() ? null : GbnfGrammar.forToolCalls(tools, !mustCallATool(options));
+    }
+
+    /**
+     * Whether the answer must be a tool call: with {@code tool_choice=required}, in answer to anything but tool results
+     * (after them the model may answer, or a tool loop could never end).
+     */
+    private boolean mustCallATool(RequestOptions options) {
+        List<dev.pagantic.core.Message> messages = request.messages();
+        return options.toolChoice() == RequestOptions.ToolChoice.REQUIRED
+                && messages.get(messages.size() - 1).role() != dev.pagantic.core.Role.TOOL;
     }
 
     private static int countPromptTokens(LlamaModel llama, String prompt) {

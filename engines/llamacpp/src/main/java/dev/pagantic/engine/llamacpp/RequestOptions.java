@@ -18,8 +18,9 @@ import java.util.Set;
  *       {@code frequency_penalty} (numbers), {@code repeat_last_n} (integer): sampling;</li>
  *   <li>{@code cache_prompt} (boolean, default true): reuse the evaluated prompt prefix of the slot's previous
  *       request;</li>
- *   <li>{@code tool_choice}: {@code auto} (default: answer or call a tool), {@code required} (call a tool), {@code none}
- *       (offer no tools);</li>
+ *   <li>{@code tool_choice}: {@code auto} (default: answer or call a tool), {@code required} (call a tool in answer to
+ *       anything but tool results, after which the model may answer, so that a tool loop can end), {@code none} (offer
+ *       no tools);</li>
  *   <li>{@code enable_thinking} (boolean): a chat-template switch, passed to the template.</li>
  * </ul>
  */

@@ -171,6 +171,17 @@ class LlamaCppEngineTest {
     }
 
     @Test
+    void aRequiredToolCallIsNoLongerForcedOnceToolResultsAreBeingAnswered() {
+        Result answer = engine.infer(prompt("What is the weather in Paris?")
+                .addMessage(Message.assistant("", List.of(ToolCall.of("call_1", "get_weather", Map.of("city", "Paris")))))
+                .addMessage(Message.toolResult("call_1", "get_weather", "Sunny"))
+                .addTool(WEATHER).option("tool_choice", "required").maxTokens(6).build());
+
+        assertThat(answer.finishReason()).isNotEqualTo(FinishReason.TOOL_CALLS);
+        assertThat(answer.content()).doesNotStartWith("{");
+    }
+
+    @Test
     void toolChoiceNoneOffersNoToolsAndToolsWithAGrammarAreRefused() {
         Result plain = engine.infer(prompt("Hello").addTool(WEATHER).option("tool_choice", "none").maxTokens(8)
                 .build());
