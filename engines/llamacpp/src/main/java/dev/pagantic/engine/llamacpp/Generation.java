@@ -80,7 +80,8 @@ final class Generation {
         if (request.schema().isPresent()) {
             return GbnfGrammar.fromSchema(request.schema().get());
         }
-        return tools.isEmpty() ? null : GbnfGrammar.forToolCalls(tools, !mustCallATool(options));
+        return tools.isEmpty() ? null : GbnfGrammar.forToolCalls(tools, !mustCallATool(options),
+                options.parallelToolCalls() ? GbnfGrammar.maxToolCalls() : 1);
     }
 
     /**

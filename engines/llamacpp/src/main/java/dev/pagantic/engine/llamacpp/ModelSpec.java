@@ -26,12 +26,14 @@ record ModelSpec(Path path, int contextSize, int threads, int gpuLayers, int bat
                 .setCtxSize(contextSize)
                 .setThreads(threads)
                 .setThreadsBatch(threads)
-                .setGpuLayers(gpuLayers)
                 .setBatchSize(batchSize)
                 .setParallel(parallel)
                 .setSeed(seed)
                 .enableJinja()
                 .disableLog();
+        if (gpuLayers > 0) { // asking for 0 makes a CPU-only build warn on standard error
+            parameters.setGpuLayers(gpuLayers);
+        }
         if (embeddings) {
             // MEAN pooling aborts the JVM on llama-architecture models, and NONE gives one vector for every input
             parameters.enableEmbedding().setPoolingType(PoolingType.LAST);

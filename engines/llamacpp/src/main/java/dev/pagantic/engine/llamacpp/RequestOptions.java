@@ -21,11 +21,12 @@ import java.util.Set;
  *   <li>{@code tool_choice}: {@code auto} (default: answer or call a tool), {@code required} (call a tool in answer to
  *       anything but tool results, after which the model may answer, so that a tool loop can end), {@code none} (offer
  *       no tools);</li>
+ *   <li>{@code parallel_tool_calls} (boolean, default true): false allows one tool call per answer;</li>
  *   <li>{@code enable_thinking} (boolean): a chat-template switch, passed to the template.</li>
  * </ul>
  */
 record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolChoice toolChoice,
-                      Map<String, Object> templateSwitches) {
+                      boolean parallelToolCalls, Map<String, Object> templateSwitches) {
 
     /** How a request with tools may answer. */
     enum ToolChoice { AUTO, REQUIRED, NONE }
@@ -38,6 +39,7 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
         Map<String, Object> sampling = new LinkedHashMap<>();
         Map<String, Object> switches = new LinkedHashMap<>();
         boolean cachePrompt = true;
+        boolean parallelToolCalls = true;
         ToolChoice toolChoice = ToolChoice.AUTO;
         for (Map.Entry<String, Object> option : options.entrySet()) {
             String key = option.getKey();
@@ -50,13 +52,16 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
                 cachePrompt = bool(key, value);
             } else if (key.equals("tool_choice")) {
                 toolChoice = toolChoice(value);
+            } else if (key.equals("parallel_tool_calls")) {
+                parallelToolCalls = bool(key, value);
             } else {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "the llama.cpp engine does not know option '"
                                 + key + "'; known: " + known())
                         .detail("option", key).build();
             }
         }
-        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, Map.copyOf(switches));
+        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, parallelToolCalls,
+                Map.copyOf(switches));
     }
 
     void applyTo(InferenceParameters parameters) {
@@ -103,6 +108,6 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
 
     private static String known() {
         return "top_k, min_p, repeat_penalty, presence_penalty, frequency_penalty, repeat_last_n, cache_prompt, "
-                + "tool_choice, enable_thinking";
+                + "tool_choice, parallel_tool_calls, enable_thinking";
     }
 }

@@ -64,11 +64,31 @@ public final class GbnfGrammar {
      * @throws PaganticException {@code CONFIG_INVALID} when there are no tools
      */
     public static GbnfGrammar forToolCalls(List<ToolDefinition> tools, boolean allowAnswer) {
+        return forToolCalls(tools, allowAnswer, maxToolCalls());
+    }
+
+    /**
+     * The tool-call envelope grammar with at most {@code maxCalls} calls per envelope (1 for a model that must not call
+     * tools in parallel).
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} when there are no tools or {@code maxCalls} is not in
+     *                           [1, {@link #maxToolCalls()}]
+     */
+    public static GbnfGrammar forToolCalls(List<ToolDefinition> tools, boolean allowAnswer, int maxCalls) {
         Objects.requireNonNull(tools, "tools");
         if (tools.isEmpty()) {
             throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a tool-call grammar needs at least one tool");
         }
-        return parse(SchemaGbnfGenerator.generateToolCalls(List.copyOf(tools), allowAnswer));
+        if (maxCalls < 1 || maxCalls > maxToolCalls()) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "maxCalls must be within [1, " + maxToolCalls()
+                    + "]: " + maxCalls);
+        }
+        return parse(SchemaGbnfGenerator.generateToolCalls(List.copyOf(tools), allowAnswer, maxCalls));
+    }
+
+    /** The most calls one tool-call envelope may hold. */
+    public static int maxToolCalls() {
+        return SchemaGbnfGenerator.MAX_CALLS;
     }
 
     /** The key under which a tool-call envelope lists its calls: {@value SchemaGbnfGenerator#TOOL_CALLS_KEY}. */

@@ -52,7 +52,7 @@ final class SchemaGbnfGenerator {
      * naming one of the tools with arguments of its parameter schema), or, when answers are allowed, of either that
      * envelope or a plain-text answer that does not start with {@code {}.
      */
-    static String generateToolCalls(List<ToolDefinition> tools, boolean allowAnswer) {
+    static String generateToolCalls(List<ToolDefinition> tools, boolean allowAnswer, int maxCalls) {
         SchemaGbnfGenerator generator = new SchemaGbnfGenerator();
         List<String> calls = new ArrayList<>();
         for (int i = 0; i < tools.size(); i++) {
@@ -65,7 +65,8 @@ final class SchemaGbnfGenerator {
         }
         String call = generator.define("call", String.join(" | ", calls));
         String envelope = generator.define("envelope", "\"{\" ws " + literal(jsonString(TOOL_CALLS_KEY))
-                + " ws \":\" ws \"[\" ws " + call + " ws (\",\" ws " + call + " ws)" + repetition(0, MAX_CALLS - 1)
+                + " ws \":\" ws \"[\" ws " + call + " ws" + (maxCalls > 1 ? " (\",\" ws " + call + " ws)"
+                + repetition(0, maxCalls - 1) : "")
                 + " \"]\" ws \"}\"");
         generator.rules.put("root", allowAnswer ? envelope + " | answer" : envelope);
         if (allowAnswer) {

@@ -45,6 +45,17 @@ class ToolCallGrammarTest {
     }
 
     @Test
+    void aSingleCallGrammarAcceptsOneCallAndRejectsTwo() {
+        GbnfGrammar single = GbnfGrammar.forToolCalls(List.of(CLOCK), false, 1);
+
+        assertThat(single.accepts("{\"tool_calls\":[{\"name\":\"get_time\",\"arguments\":{}}]}")).isTrue();
+        assertThat(single.accepts("{\"tool_calls\":[{\"name\":\"get_time\",\"arguments\":{}},"
+                + "{\"name\":\"get_time\",\"arguments\":{}}]}")).isFalse();
+        assertThatThrownBy(() -> GbnfGrammar.forToolCalls(List.of(CLOCK), false, 0))
+                .isInstanceOf(PaganticException.class);
+    }
+
+    @Test
     void aGrammarNeedsAtLeastOneTool() {
         assertThatThrownBy(() -> GbnfGrammar.forToolCalls(List.of(), true))
                 .isInstanceOfSatisfying(PaganticException.class,
