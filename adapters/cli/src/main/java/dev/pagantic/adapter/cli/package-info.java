@@ -1,14 +1,76 @@
 /**
- * The command-line adapter: one-shot prompts and interactive chat over the orchestration facade (planned; not yet
- * implemented).
+ * The command-line adapter: the {@code pagantic} command (picocli), which runs prompts through the orchestration
+ * facade and prints the response.
  *
- * <p>An adapter is a thin shell. It translates external input (arguments, standard input) into a
- * {@code SystemRequest}, applies a timeout through the {@link dev.pagantic.core.CallContext}, hands the request to the
- * facade and formats the {@code SystemResponse} (or its error code) for the terminal. It contains no prompt
- * construction, no tool execution and no JSON validation: all of that lives in the layers below.
+ * <h2>Commands</h2>
+ * <ul>
+ *   <li>{@code chat [PROMPT...]}: chat mode; the reply is streamed to stdout token by token. The prompt is the
+ *       arguments joined with spaces, or standard input when there are none (or the one argument is {@code -}).
+ *       {@code --session ID} keeps the conversation under that id (with {@code --session-dir DIR} in crash-safe
+ *       journals, so that it continues across runs); {@code --interactive} reads one prompt per line from standard
+ *       input, one turn each in one session, until end of input or a line {@code /exit}.</li>
+ *   <li>{@code extract --schema FILE.json | --schema-inline JSON [--grammar FILE.gbnf] [--no-repair] [--lenient]}:
+ *       structured mode; the JSON Schema is read with {@code Schema.fromJsonSchema}, the output is repaired (unless
+ *       {@code --no-repair}) and validated behind the facade, and the structured output is printed as JSON. Output that
+ *       still violates the schema is a failure, or with {@code --lenient} printed with warnings on stderr.</li>
+ *   <li>{@code vote -n N} with the schema options: redundant mode with N replicas; prints the winner and the
+ *       confidence ({@code confidence: 0.67 (voting)}).</li>
+ *   <li>{@code plan --plan FILE.json}: plan mode with the plan file ({@code StaticPlanner.fromJson}); prints each
+ *       step's output as {@code [name] output}, then the final content.</li>
+ *   <li>{@code serve}: present and documented, but it only says that the HTTP server is the api adapter's own program
+ *       and exits with code 2: adapters do not depend on each other, so this one cannot start that one.</li>
+ * </ul>
+ * Options of every model-using command: {@code --system TEXT}, {@code --max-tokens N}, {@code --temperature T},
+ * {@code --top-p P}, {@code --timeout SECONDS} (the request's deadline), {@code --json} (the whole
+ * {@code SystemResponse} in the facade's wire form, {@code FacadeJson.toJson}, instead of the plain rendering) and
+ * {@code --verbose} (the request's event timeline on stderr after the response: one line per event with the time
+ * since the first event, layer/action, the event's data, its duration and error). Every command has {@code --help};
+ * {@code --version} prints the project version.
  *
- * <p>Dependency rule: adapters import only orchestrate's facade ({@code dev.pagantic.orchestrate.facade}), core, and
- * the builders of the engines and band components they wire up. As a program it may write to the console and may
- * ship an SLF4J binding.
+ * <h2>Engines</h2>
+ * Exactly one of these selects the engine; they may come before or after the command name (after wins):
+ * <ul>
+ *   <li>{@code --model FILE.gguf} with {@code --ctx-size}, {@code --threads}, {@code --gpu-layers}: llama.cpp in
+ *       process ({@code LlamaCppEngine} on a {@code LlamaRuntime} of the run). While the model loads, stderr shows
+ *       {@code loading model X...} (a spinner on a terminal: the binding reports no intermediate progress) and then
+ *       {@code loaded X in N ms}.</li>
+ *   <li>{@code --endpoint URL --model-name NAME}: the OpenAI-compatible engine, which does not exist yet: accepted,
+ *       and refused with a configuration error that says so.</li>
+ *   <li>{@code --scripted REPLY} (repeatable): the testkit's {@code ScriptedEngine}, answering the replies in order,
+ *       one per model call. It is for trying the command (and its tests) without a model.</li>
+ * </ul>
+ * Without any of them the command fails with {@code CONFIG_NO_ENGINE} and says which options to give.
+ *
+ * <h2>Exit codes</h2>
+ * 0 success; 1 usage error (picocli: an unknown option, a missing argument); 2 {@code ConfigurationFailure}; 3
+ * {@code InferenceFailure}; 4 {@code ToolFailure}; 5 {@code ConstraintFailure} or {@code ValidationFailure}; 6
+ * {@code OrchestrationFailure}; 130 {@code Cancellation} (Ctrl-C, which cancels the request in flight, or the
+ * {@code --timeout} deadline); 70 an unexpected internal error. Failures are printed on stderr as
+ * {@code error: CODE (Category): message}; see {@link dev.pagantic.adapter.cli.ExitCodes}. The same table ends every
+ * command's help.
+ *
+ * <h2>Running it</h2>
+ * {@link dev.pagantic.adapter.cli.PaganticCli#main} ends with {@code System.exit}, since a loaded llama.cpp model keeps
+ * native threads that would keep the JVM alive; {@link dev.pagantic.adapter.cli.PaganticCli#run} runs the command on
+ * given streams and returns the exit code instead (what the tests use). From the repository root, with the upstream
+ * modules installed:
+ * <pre>
+ * mvn -q -pl adapters/cli compile exec:java -Dexec.args="--scripted 'Hello there.' chat 'Say hello'"
+ * mvn -q -pl adapters/cli dependency:build-classpath -Dmdep.outputFile=cli.classpath
+ * java -cp adapters/cli/target/classes:$(cat cli.classpath) dev.pagantic.adapter.cli.PaganticCli \
+ *     --model ../shared/models/stories260K.gguf --ctx-size 2048 chat "Once upon a time" --max-tokens 32
+ * </pre>
+ * There is no fat jar. Library logging goes through slf4j-simple at level {@code warn}
+ * ({@code simplelogger.properties}), so that stdout holds only the response.
+ *
+ * <h2>The adapter boundary</h2>
+ * An adapter is a thin shell. This one turns arguments and standard input into a {@code SystemRequest}, hands it to
+ * the {@code Orchestrator} and prints the {@code SystemResponse} or its error. It contains no prompt construction, no
+ * tool execution and no JSON Schema validation: those live behind the facade. It imports only orchestrate's facade
+ * ({@code dev.pagantic.orchestrate.facade}), core, and the engines and band components it wires up (llama.cpp, the
+ * testkit, the file conversation store, the event log), of which it calls nothing but their builders and
+ * {@code close()}; it never imports another adapter. That last rule is why the event timeline comes from the facade's
+ * {@code RequestTimelines} and the load indicator only notes that a load started (see {@code EngineSelection}). As a program it owns the console: commands write to the streams they are given, which
+ * {@code main} connects to stdout and stderr (UTF-8).
  */
 package dev.pagantic.adapter.cli;

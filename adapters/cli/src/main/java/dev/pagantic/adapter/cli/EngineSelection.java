@@ -1,0 +1,87 @@
+package dev.pagantic.adapter.cli;
+
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.engine.llamacpp.LlamaCppEngine;
+import dev.pagantic.engine.llamacpp.LlamaRuntime;
+import dev.pagantic.testkit.ScriptedEngine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command's engine selection: exactly one of {@code --model} (llama.cpp), {@code --endpoint} (OpenAI-compatible,
+ * not available yet) and {@code --scripted} (the testkit's scripted fake).
+ */
+final class EngineSelection implements EngineFactory {
+
+    static final String HOW_TO_SELECT = "give --model FILE.gguf (a GGUF model run in process by llama.cpp), "
+            + "--endpoint URL --model-name NAME (an OpenAI-compatible server; not available yet) or --scripted REPLY "
+            + "(a scripted fake engine, to try the command without a model)";
+
+    @Override
+    public EngineHandle open(EngineOptions options, Invocation invocation) {
+        boolean llamaCpp = options.model().isPresent();
+        boolean openAi = options.endpoint().isPresent() || options.modelName().isPresent();
+        boolean scripted = !options.scripted().isEmpty();
+        List<String> selected = new ArrayList<>();
+        if (llamaCpp) {
+            selected.add("--model");
+        }
+        if (openAi) {
+            selected.add("--endpoint");
+        }
+        if (scripted) {
+            selected.add("--scripted");
+        }
+        if (selected.isEmpty()) {
+            throw PaganticException.of(ErrorCode.CONFIG_NO_ENGINE, "no engine selected: " + HOW_TO_SELECT);
+        }
+        if (selected.size() > 1) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID,
+                    "choose one engine, not " + String.join(" and ", selected));
+        }
+        if (openAi) {
+            throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
+                            "the OpenAI-compatible engine is not available yet: --endpoint and --model-name cannot "
+                                    + "be used; give --model FILE.gguf or --scripted REPLY instead")
+                    .detail("endpoint", options.endpoint().orElse(""))
+                    .build();
+        }
+        return llamaCpp ? llamaCpp(options, options.model().orElseThrow(), invocation) : scripted(options.scripted());
+    }
+
+    private static EngineHandle scripted(List<String> replies) {
+        ScriptedEngine.Builder script = ScriptedEngine.builder();
+        for (String reply : replies) {
+            script.reply(reply);
+        }
+        return EngineHandle.of(script.build());
+    }
+
+    /**
+     * A llama.cpp engine on a runtime of its own, closed with it. The model loads in {@code build()}; the load
+     * listener only marks that reading started (the binding reports no progress in between), and this method, which
+     * sees {@code build()} return or throw, ends the indicator.
+     */
+    private static EngineHandle llamaCpp(EngineOptions options, Path model, Invocation invocation) {
+        LlamaRuntime runtime = LlamaRuntime.builder().build();
+        LoadProgress progress = new LoadProgress(invocation.err(), model, invocation.terminal());
+        try {
+            LlamaCppEngine.Builder engine = LlamaCppEngine.builder()
+                    .runtime(runtime)
+                    .modelPath(model)
+                    .loadListener(event -> progress.started());
+            options.contextSize().ifPresent(engine::contextSize);
+            options.threads().ifPresent(engine::threads);
+            options.gpuLayers().ifPresent(engine::gpuLayers);
+            LlamaCppEngine built = engine.build();
+            progress.finished(true);
+            return new EngineHandle(built, List.of(runtime));
+        } catch (RuntimeException failure) {
+            progress.finished(false);
+            runtime.close();
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.pagantic.adapter.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The command on a real model: stories260K (children's-story English, no instruction following), found through
+ * {@code PAGANTIC_TEST_MODEL_DIR} or {@code ../shared/models} relative to the repository root. A missing model skips
+ * these tests, except in CI ({@code CI=true}), where it fails them. Each run loads the model once (tens of ms).
+ */
+class RealModelTest {
+
+    private static final String STORIES = "stories260K.gguf";
+
+    @Test
+    void chatOnARealModelStreamsTextAndShowsTheModelLoad() {
+        Path model = model(STORIES);
+
+        Cli.Run run = Cli.run("--model", model.toString(), "--ctx-size", "2048", "chat", "Once upon a time",
+                "--max-tokens", "8");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).isNotBlank();
+        assertThat(run.err()).contains("loading model " + STORIES + "...").containsPattern(
+                "loaded " + STORIES.replace(".", "\\.") + " in \\d+ ms");
+    }
+
+    @Test
+    void extractOnARealModelGivesJsonWithTheSchemasKey() {
+        Path model = model(STORIES);
+
+        Cli.Run run = Cli.run("--model", model.toString(), "--ctx-size", "2048", "extract", "--schema-inline",
+                ExtractCommandTest.NAME_SCHEMA, "--max-tokens", "48", "--temperature", "0", "Name a cat.");
+
+        // The decoder is constrained by the grammar derived from the schema, so even this model writes valid JSON.
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.out()).startsWith("{").contains("\"name\" : \"");
+    }
+
+    private static Path model(String file) {
+        Path path = directory().resolve(file);
+        if (!Files.isRegularFile(path)) {
+            String message = "test model " + path + " is missing: put the GGUF files of shared/models there, or point "
+                    + "PAGANTIC_TEST_MODEL_DIR at their folder";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                Assertions.fail(message + " (CI must run the real-model tests, not skip them)");
+            }
+            Assumptions.abort(message);
+        }
+        return path;
+    }
+
+    private static Path directory() {
+        String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        return repositoryRoot().resolve("../shared/models").normalize();
+    }
+
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve(".ci/run"))) {
+                return dir;
+            }
+        }
+        return Path.of("").toAbsolutePath();
+    }
+}
