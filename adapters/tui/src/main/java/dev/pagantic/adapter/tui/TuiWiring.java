@@ -1,0 +1,129 @@
+package dev.pagantic.adapter.tui;
+
+import dev.pagantic.engine.llamacpp.LlamaCppEngine;
+import dev.pagantic.engine.llamacpp.LlamaRuntime;
+import dev.pagantic.inference.Engine;
+import dev.pagantic.orchestrate.facade.Orchestrator;
+import dev.pagantic.testkit.ScriptedEngine;
+import dev.pagantic.testkit.SlowEngine;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * What the command line wires up: the engine (a llama.cpp model, or the testkit's scripted engine, slowed down on
+ * request), the tools, and the orchestrator over them. Closing it closes all of them.
+ */
+final class TuiWiring implements AutoCloseable {
+
+    private final LlamaRuntime runtime; // null in scripted mode
+    private final Engine engine;
+    private final ToolSet tools;
+    private final Orchestrator orchestrator;
+
+    private TuiWiring(LlamaRuntime runtime, Engine engine, ToolSet tools, Orchestrator orchestrator) {
+        this.runtime = runtime;
+        this.engine = engine;
+        this.tools = tools;
+        this.orchestrator = orchestrator;
+    }
+
+    /**
+     * Builds the engine, the tools and the orchestrator the options describe. Loading a model may take seconds: the
+     * status writer says so.
+     *
+     * @throws dev.pagantic.core.PaganticException {@code INFERENCE_MODEL_UNAVAILABLE} for a model that cannot be
+     *                                             loaded, {@code CONFIG_INVALID} for a bad setting
+     */
+    static TuiWiring create(TuiOptions options, PrintWriter status) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(status, "status");
+        ToolSet.Builder toolSet = ToolSet.builder();
+        if (options.demoTools()) {
+            DemoTools.register(toolSet);
+        }
+        ToolSet tools = toolSet.build();
+        if (options.scripted()) {
+            return wire(null, scriptedEngine(options), tools, options);
+        }
+        Path model = options.model().orElseThrow();
+        status.println("loading " + model + " ...");
+        status.flush();
+        LlamaRuntime runtime = LlamaRuntime.builder().build();
+        try {
+            LlamaCppEngine.Builder engine = LlamaCppEngine.builder().runtime(runtime).modelPath(model);
+            if (options.contextSize() > 0) {
+                engine.contextSize(options.contextSize());
+            }
+            if (options.threads() > 0) {
+                engine.threads(options.threads());
+            }
+            TuiWiring wiring = wire(runtime, engine.build(), tools, options);
+            status.println("loaded " + model.getFileName());
+            return wiring;
+        } catch (RuntimeException failed) {
+            runtime.close();
+            throw failed;
+        }
+    }
+
+    /** The orchestrator, for the chat loop. */
+    Orchestrator orchestrator() {
+        return orchestrator;
+    }
+
+    /** The registered tools. */
+    ToolSet tools() {
+        return tools;
+    }
+
+    /** Closes the orchestrator, the engine and the model runtime. */
+    @Override
+    public void close() {
+        try {
+            orchestrator.close();
+        } finally {
+            try {
+                engine.close();
+            } finally {
+                if (runtime != null) {
+                    runtime.close();
+                }
+            }
+        }
+    }
+
+    private static TuiWiring wire(LlamaRuntime runtime, Engine engine, ToolSet tools, TuiOptions options) {
+        try {
+            Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine);
+            if (!tools.isEmpty()) {
+                orchestrator.tools(tools.registry());
+            }
+            options.systemPrompt().ifPresent(orchestrator::systemPrompt);
+            if (options.maxTokens() > 0) {
+                orchestrator.maxTokens(options.maxTokens());
+            }
+            return new TuiWiring(runtime, engine, tools, orchestrator.build());
+        } catch (RuntimeException failed) {
+            engine.close();
+            throw failed;
+        }
+    }
+
+    /** The script as a {@link ScriptedEngine}, behind a {@link SlowEngine} when each word should take a while. */
+    private static Engine scriptedEngine(TuiOptions options) {
+        ScriptedEngine.Builder script = ScriptedEngine.builder();
+        for (TuiOptions.ScriptStep step : options.script()) {
+            if (step instanceof TuiOptions.ScriptStep.Reply reply) {
+                script.reply(reply.text());
+            } else if (step instanceof TuiOptions.ScriptStep.ToolCallStep call) {
+                script.replyCallingTool(call.tool(), call.arguments());
+            }
+        }
+        Engine engine = script.build();
+        if (options.slowPerToken().isZero()) {
+            return engine;
+        }
+        return SlowEngine.builder().delegate(engine).delayPerToken(options.slowPerToken()).build();
+    }
+}
