@@ -1,13 +1,83 @@
 /**
- * The HTTP adapter (planned; not yet implemented): an OpenAI-compatible chat completions endpoint, and a native
- * endpoint that accepts a {@code SystemRequest} and returns a {@code SystemResponse} as JSON.
+ * The HTTP adapter: a server ({@link dev.pagantic.adapter.api.ApiServer}, Javalin on Jetty) that serves an
+ * {@code Orchestrator} to OpenAI-protocol clients and to clients of pagantic's own request format, and
+ * {@link dev.pagantic.adapter.api.ApiServerMain}, which runs it from the command line on a llama.cpp model
+ * ({@code --model file.gguf}) or a scripted engine ({@code --scripted reply...}, to try the API without a model).
  *
- * <p>Like every adapter it is a thin shell: it maps HTTP requests (including trace headers, which become the
- * request's correlation ids) onto the facade's contracts, maps a {@code SystemError}'s code and category onto HTTP
- * status codes, and cancels the request when the client disconnects ({@code CANCELLED_SIGNAL}). It contains no prompt
- * construction, no tool execution and no JSON Schema validation of model output.
+ * <h2>Endpoints</h2>
+ * <ul>
+ *   <li>{@code POST /v1/chat/completions}: OpenAI's chat completions, so that the official OpenAI SDKs work unchanged
+ *       with {@code <server>/v1} as their base URL; whole, or streamed as server-sent events.</li>
+ *   <li>{@code POST /v1/requests}: the native endpoint. The body is a {@code SystemRequest} in
+ *       {@code FacadeJson}'s wire form, the answer the {@code SystemResponse} in the same form, for every mode (chat
+ *       with sessions, structured, plan, redundant).</li>
+ *   <li>{@code GET /v1/requests/{id}/events}: the request's event timeline from the facade's
+ *       {@code RequestTimelines} that the orchestrator writes to (timestamp, {@code offset_ms} since the first event, layer, action, data,
+ *       {@code duration_ms}, error, correlation ids): lifecycle transitions, inference, tool, context and vote
+ *       events; 404 when nothing is recorded for the id.</li>
+ *   <li>{@code GET /v1/models} (and {@code /v1/models/{id}}): OpenAI's model list with the one model served.</li>
+ *   <li>{@code GET /health}: {@code {"status": "ok"}}, or 503 {@code draining} during a graceful shutdown. Open
+ *       without a token. {@code /} is left unrouted.</li>
+ * </ul>
+ * Every inference response carries {@code X-Request-Id} (the client may choose it by sending that header); a W3C
+ * {@code traceparent} header's trace id becomes the request's trace id, so its events join the caller's trace.
  *
- * <p>Dependency rule: adapters import only orchestrate's facade ({@code dev.pagantic.orchestrate.facade}), core, and
- * the builders of the engines and band components they wire up.
+ * <h2>The OpenAI mapping</h2>
+ * {@code ChatCompletionRequestMapper} maps the request to a {@code SystemRequest}, and
+ * {@code ChatCompletionResponseMapper} the {@code SystemResponse} back; nothing else knows
+ * OpenAI's vocabulary.
+ * <ul>
+ *   <li>OpenAI requests are stateless: the messages are the whole conversation (no session). {@code system} and
+ *       {@code developer}, {@code user}, {@code assistant} with {@code tool_calls}, and {@code tool} messages map to
+ *       the facade's messages; content is a string or text parts.</li>
+ *   <li>{@code tools} become caller tools: when the model calls one, the answer is an assistant message with
+ *       {@code tool_calls} and {@code finish_reason: "tool_calls"}, and the client's next request carries the
+ *       results. The server executes nothing on the client's behalf (tools registered in the orchestrator still run
+ *       server-side, invisibly to the client).</li>
+ *   <li>{@code response_format: json_schema} is structured mode with that schema: the content is the validated (and
+ *       if need be repaired) JSON; streamed, it arrives as one delta at the end. {@code json_object} is refused (no
+ *       schema to validate against), as are tools together with a schema.</li>
+ *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens}/{@code max_tokens} are hints;
+ *       {@code tool_choice}, {@code parallel_tool_calls} and the penalties pass to the engine as options. {@code n}
+ *       other than 1, stop sequences and {@code logprobs} are refused rather than silently ignored.</li>
+ *   <li>{@code stream: true} sends {@code chat.completion.chunk} events (role, content deltas, tool calls, the finish
+ *       reason, with {@code stream_options.include_usage} a usage chunk) and {@code data: [DONE]}. A client that
+ *       disconnects mid-stream cancels its request: the failed write cancels the request's {@code Cancellation},
+ *       and the facade ends it with {@code CANCELLED_SIGNAL} at the next token. (A whole, non-streamed request
+ *       writes nothing until it is done, so its client's disconnect is not noticed; bound it with a timeout.)</li>
+ *   <li>The response has {@code id} {@code chatcmpl-<request id>}, the {@code model} the client named, and
+ *       {@code usage}.</li>
+ * </ul>
+ *
+ * <h2>Status codes and errors</h2>
+ * A failed request's status follows its error code's category ({@code HttpStatuses}):
+ * ConfigurationFailure 400; ToolFailure, ConstraintFailure and ValidationFailure 422; InferenceFailure 502, except
+ * {@code INFERENCE_CONTEXT_EXCEEDED} 400 and {@code INFERENCE_SATURATED} 503; OrchestrationFailure 500, except
+ * {@code ORCHESTRATION_CONCURRENT_USE} 409; Cancellation 499, except {@code CANCELLED_TIMEOUT} 408. The adapter's own
+ * refusals: 401 (token), 413 (body size), 400 (malformed, or a message limit), 429 (concurrency), 503 (shutting
+ * down). The OpenAI endpoint answers errors as {@code {"error": {"message", "type", "param", "code"}}} with the
+ * pagantic code as {@code code}; the native endpoints with {@code FacadeJson}'s error object
+ * ({@code code, category, retryable, message, details}), inside the response document when the facade produced it.
+ * No response ever contains a stack trace; a failure of the server itself is logged and answered with a generic 500.
+ *
+ * <h2>Limits, authentication, concurrency, shutdown</h2>
+ * <ul>
+ *   <li>{@link dev.pagantic.adapter.api.ApiLimits}: the largest body (413, checked against Content-Length before
+ *       reading and while reading), the most messages and the longest message (400), on both endpoints.</li>
+ *   <li>With a bearer token configured, every {@code /v1} request needs {@code Authorization: Bearer <token>}
+ *       (compared in constant time); otherwise 401 with {@code WWW-Authenticate: Bearer}.</li>
+ *   <li>At most {@code maxConcurrentRequests} inference requests run at once (a semaphore); the next is answered 429
+ *       with {@code Retry-After} at once, never queued behind a slow generation.</li>
+ *   <li>{@code close()} is graceful: new requests get 503, requests in flight finish (up to the drain timeout, then
+ *       they are cancelled), then Jetty stops. Responses are written and completed inside the request's permit, so
+ *       a request the drain saw finish has its whole response on the wire.</li>
+ * </ul>
+ *
+ * <h2>The adapter boundary</h2>
+ * Like every adapter this is a thin shell. It maps HTTP onto {@code SystemRequest} and {@code SystemResponse} and
+ * builds (wires) the engine, the event log and the orchestrator; it contains no prompt construction, no tool
+ * execution and no JSON Schema validation: schemas are read into the core's {@code Schema} and enforced behind the
+ * facade. The architecture rules let an adapter call only builders and {@code close()} of band and engine
+ * components, so timelines come from the facade's {@code RequestTimelines}, never from the observe layer.
  */
 package dev.pagantic.adapter.api;

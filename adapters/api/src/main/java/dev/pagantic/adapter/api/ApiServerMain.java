@@ -1,0 +1,169 @@
+package dev.pagantic.adapter.api;
+
+import dev.pagantic.engine.llamacpp.LlamaCppEngine;
+import dev.pagantic.engine.llamacpp.LlamaRuntime;
+import dev.pagantic.inference.Engine;
+import dev.pagantic.orchestrate.facade.Orchestrator;
+import dev.pagantic.orchestrate.facade.RequestTimelines;
+import dev.pagantic.testkit.ScriptedEngine;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs the HTTP server from the command line ({@link ServerOptions#USAGE}):
+ *
+ * <pre>
+ * java -cp ... dev.pagantic.adapter.api.ApiServerMain --model ../shared/models/stories260K.gguf --port 8080
+ * java -cp ... dev.pagantic.adapter.api.ApiServerMain --scripted "Hello there." "Anything else?" --token secret
+ * </pre>
+ *
+ * It serves until the process is told to stop (Ctrl-C, SIGTERM): the shutdown hook drains the server gracefully,
+ * then closes the orchestrator and the engine. The program ends with {@code System.exit}, because a loaded llama.cpp
+ * model keeps native threads that would otherwise hold the JVM open.
+ */
+public final class ApiServerMain {
+
+    /** A scripted server answers its replies in turn for this many requests, then its script is exhausted. */
+    static final int SCRIPTED_CALLS = 10_000;
+    /** The newest events kept for {@code /v1/requests/{id}/events}. */
+    static final int TIMELINE_CAPACITY = 1000;
+
+    private ApiServerMain() {
+    }
+
+    /** Starts the server and serves until the JVM shuts down; exits 2 for bad arguments, 1 when it cannot start. */
+    public static void main(String[] args) {
+        ServerOptions options;
+        try {
+            options = ServerOptions.parse(List.of(args), System.getenv());
+        } catch (IllegalArgumentException bad) {
+            System.err.println("pagantic-api: " + bad.getMessage());
+            System.err.println(ServerOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help()) {
+            System.out.println(ServerOptions.USAGE);
+            System.exit(0);
+            return;
+        }
+        Running running;
+        try {
+            running = start(options, System.out);
+        } catch (RuntimeException failure) {
+            System.err.println("pagantic-api: cannot start: " + failure.getMessage());
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }, "pagantic-api-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        System.exit(0);
+    }
+
+    /**
+     * Builds the engine, orchestrator and server of the options and starts serving.
+     *
+     * @param options the parsed command line
+     * @param out     where the server's address is printed
+     * @return the running server and what it owns, closed together
+     */
+    static Running start(ServerOptions options, PrintStream out) {
+        Objects.requireNonNull(options, "options");
+        RequestTimelines events = RequestTimelines.create(TIMELINE_CAPACITY);
+        LlamaRuntime runtime = null;
+        Engine engine;
+        String modelName;
+        if (options.model().isPresent()) {
+            Path model = options.model().get();
+            if (!Files.isRegularFile(model)) {
+                throw new IllegalArgumentException("no model file at " + model);
+            }
+            runtime = LlamaRuntime.builder().build();
+            LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model).runtime(runtime)
+                    .parallel(options.maxConcurrent()).gpuLayers(options.gpuLayers());
+            if (options.contextSize() > 0) {
+                llama.contextSize(options.contextSize());
+            }
+            if (options.threads() > 0) {
+                llama.threads(options.threads());
+            }
+            out.println("loading " + model + " ...");
+            engine = llama.build();
+            String file = model.getFileName().toString();
+            modelName = file.endsWith(".gguf") ? file.substring(0, file.length() - ".gguf".length()) : file;
+        } else {
+            modelName = "scripted";
+            ScriptedEngine.Builder script = ScriptedEngine.builder().modelName(modelName);
+            List<String> replies = options.scripted();
+            for (int call = 0; call < SCRIPTED_CALLS; call++) {
+                script.reply(replies.get(call % replies.size()));
+            }
+            engine = script.build();
+        }
+        Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine).eventLog(events);
+        if (!options.systemPrompt().isEmpty()) {
+            orchestrator.systemPrompt(options.systemPrompt());
+        }
+        Running running = new Running(engine, runtime, orchestrator.build());
+        try {
+            running.server = ApiServer.builder().orchestrator(running.orchestrator).timelines(events)
+                    .modelName(modelName).host(options.host()).port(options.port())
+                    .bearerToken(options.token()).maxConcurrentRequests(options.maxConcurrent())
+                    .build().start();
+        } catch (RuntimeException failure) {
+            running.close();
+            throw failure;
+        }
+        out.println("pagantic API serving '" + modelName + "' at " + running.server.baseUrl()
+                + " (OpenAI base URL " + running.server.baseUrl() + "/v1)");
+        return running;
+    }
+
+    /** A started server with the orchestrator and engine it owns; closing stops them in order. */
+    static final class Running implements AutoCloseable {
+        private final Engine engine;
+        private final LlamaRuntime runtime; // null: none
+        private final Orchestrator orchestrator;
+        private ApiServer server;
+
+        private Running(Engine engine, LlamaRuntime runtime, Orchestrator orchestrator) {
+            this.engine = engine;
+            this.runtime = runtime;
+            this.orchestrator = orchestrator;
+        }
+
+        ApiServer server() {
+            return server;
+        }
+
+        @Override
+        public void close() {
+            if (server != null) {
+                server.close();
+            }
+            orchestrator.close();
+            engine.close();
+            if (runtime != null) {
+                runtime.close();
+            }
+        }
+    }
+
+    /** For tests: the options of an argument list with an empty environment. */
+    static ServerOptions options(String... args) {
+        return ServerOptions.parse(List.of(args), Map.of());
+    }
+}

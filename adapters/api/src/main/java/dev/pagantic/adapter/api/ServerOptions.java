@@ -1,0 +1,127 @@
+package dev.pagantic.adapter.api;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The command line of {@link ApiServerMain}.
+ *
+ * @param model         the GGUF model to serve with llama.cpp; empty with {@code scripted}
+ * @param scripted      the replies of a scripted engine, served in turn (to try the API without a model); empty with
+ *                      {@code model}
+ * @param host          the interface to bind
+ * @param port          the port (0 for an ephemeral one)
+ * @param token         the bearer token; empty for none
+ * @param maxConcurrent the most requests in flight (and llama.cpp slots)
+ * @param contextSize   the llama.cpp context size in tokens; 0 for the engine's default
+ * @param threads       llama.cpp CPU threads; 0 for the engine's default
+ * @param gpuLayers     layers to offload to a GPU; 0 for none
+ * @param systemPrompt  the system prompt of conversations that bring none; empty for none
+ * @param help          whether to print the usage and exit
+ */
+record ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
+                     int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
+                     boolean help) {
+
+    static final String USAGE = String.join("\n",
+            "usage: pagantic-api (--model FILE.gguf | --scripted REPLY...) [options]",
+            "  --model FILE          serve a GGUF model in process with llama.cpp",
+            "  --scripted REPLY...   serve a scripted engine answering the replies in turn (no model needed)",
+            "  --host HOST           interface to bind (default 127.0.0.1; 0.0.0.0 for all)",
+            "  --port PORT           port (default 8080; 0 for an ephemeral one)",
+            "  --token TOKEN         bearer token every /v1 request must carry (default: $PAGANTIC_API_TOKEN,",
+            "                        none when unset)",
+            "  --max-concurrent N    requests in flight before 429 (default 1 with --model, 4 with --scripted);",
+            "                        with --model also the llama.cpp slots, each with context-size / N tokens",
+            "  --context-size N      llama.cpp context size in tokens (default: the engine's)",
+            "  --threads N           llama.cpp CPU threads (default: all processors)",
+            "  --gpu-layers N        layers to offload to a GPU (default 0)",
+            "  --system-prompt TEXT  system prompt of conversations that bring none",
+            "  --help                print this and exit");
+
+    ServerOptions {
+        Objects.requireNonNull(model, "model");
+        scripted = List.copyOf(scripted);
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(systemPrompt, "systemPrompt");
+    }
+
+    /**
+     * Parses the arguments; the token defaults to the environment's {@code PAGANTIC_API_TOKEN}.
+     *
+     * @throws IllegalArgumentException with a message for the user, for arguments that do not make a server
+     */
+    static ServerOptions parse(List<String> args, Map<String, String> env) {
+        Optional<Path> model = Optional.empty();
+        List<String> scripted = new ArrayList<>();
+        boolean scriptedGiven = false;
+        String host = "127.0.0.1";
+        int port = 8080;
+        String token = env.getOrDefault("PAGANTIC_API_TOKEN", "");
+        int maxConcurrent = 0;
+        int contextSize = 0;
+        int threads = 0;
+        int gpuLayers = 0;
+        String systemPrompt = "";
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            switch (option) {
+                case "--help", "-h" -> {
+                    return new ServerOptions(model, scripted, host, port, token, 1, 0, 0, 0, "", true);
+                }
+                case "--model" -> model = Optional.of(Path.of(value(args, ++i, option)));
+                case "--scripted" -> {
+                    scriptedGiven = true;
+                    while (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                        scripted.add(args.get(++i));
+                    }
+                }
+                case "--host" -> host = value(args, ++i, option);
+                case "--port" -> port = number(args, ++i, option, 0, 65_535);
+                case "--token" -> token = value(args, ++i, option);
+                case "--max-concurrent" -> maxConcurrent = number(args, ++i, option, 1, 1024);
+                case "--context-size" -> contextSize = number(args, ++i, option, 1, Integer.MAX_VALUE);
+                case "--threads" -> threads = number(args, ++i, option, 1, 1024);
+                case "--gpu-layers" -> gpuLayers = number(args, ++i, option, 0, 100_000);
+                case "--system-prompt" -> systemPrompt = value(args, ++i, option);
+                default -> throw new IllegalArgumentException("unknown option '" + option + "'");
+            }
+        }
+        if (model.isPresent() == scriptedGiven) {
+            throw new IllegalArgumentException("give either --model FILE or --scripted REPLY...");
+        }
+        if (scriptedGiven && scripted.isEmpty()) {
+            throw new IllegalArgumentException("--scripted needs at least one reply");
+        }
+        if (maxConcurrent == 0) {
+            maxConcurrent = model.isPresent() ? 1 : 4;
+        }
+        return new ServerOptions(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers,
+                systemPrompt, false);
+    }
+
+    private static String value(List<String> args, int index, String option) {
+        if (index >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args.get(index);
+    }
+
+    private static int number(List<String> args, int index, String option, int min, int max) {
+        String text = value(args, index, option);
+        try {
+            int n = Integer.parseInt(text);
+            if (n < min || n > max) {
+                throw new IllegalArgumentException(option + " must be in " + min + ".." + max + ": " + text);
+            }
+            return n;
+        } catch (NumberFormatException notNumber) {
+            throw new IllegalArgumentException(option + " needs a number: " + text, notNumber);
+        }
+    }
+}

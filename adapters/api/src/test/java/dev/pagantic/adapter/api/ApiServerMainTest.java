@@ -1,0 +1,142 @@
+package dev.pagantic.adapter.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class ApiServerMainTest {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void optionsNameAnEngineAndTheServersSettings() {
+        ServerOptions options = ApiServerMain.options("--scripted", "Hi.", "Bye.", "--port", "0", "--token", "t",
+                "--host", "0.0.0.0", "--max-concurrent", "2");
+
+        assertThat(options.scripted()).containsExactly("Hi.", "Bye.");
+        assertThat(options.model()).isEmpty();
+        assertThat(options.port()).isZero();
+        assertThat(options.token()).isEqualTo("t");
+        assertThat(options.host()).isEqualTo("0.0.0.0");
+        assertThat(options.maxConcurrent()).isEqualTo(2);
+    }
+
+    @Test
+    void theTokenDefaultsToTheEnvironmentAndAModelServesOneRequestAtATime() {
+        ServerOptions options = ServerOptions.parse(List.of("--model", "m.gguf"), Map.of("PAGANTIC_API_TOKEN", "env"));
+
+        assertThat(options.token()).isEqualTo("env");
+        assertThat(options.model()).contains(Path.of("m.gguf"));
+        assertThat(options.maxConcurrent()).isEqualTo(1);
+    }
+
+    @Test
+    void argumentsThatMakeNoServerAreRefusedWithAMessage() {
+        assertThatThrownBy(() -> ApiServerMain.options()).hasMessageContaining("--model FILE or --scripted");
+        assertThatThrownBy(() -> ApiServerMain.options("--model", "a.gguf", "--scripted", "x"))
+                .hasMessageContaining("either");
+        assertThatThrownBy(() -> ApiServerMain.options("--scripted")).hasMessageContaining("at least one reply");
+        assertThatThrownBy(() -> ApiServerMain.options("--scripted", "x", "--port", "http"))
+                .hasMessageContaining("--port needs a number");
+        assertThatThrownBy(() -> ApiServerMain.options("--scripted", "x", "--verbose"))
+                .hasMessageContaining("unknown option '--verbose'");
+        assertThat(ApiServerMain.options("--help").help()).isTrue();
+    }
+
+    @Test
+    void aScriptedServerAnswersItsRepliesInTurn() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ApiServerMain.Running running = ApiServerMain.start(
+                ApiServerMain.options("--scripted", "First.", "Second.", "--port", "0"),
+                new PrintStream(out, true, StandardCharsets.UTF_8))) {
+            String base = running.server().baseUrl();
+
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("serving 'scripted' at " + base);
+            assertThat(content(base)).isEqualTo("First.");
+            assertThat(content(base)).isEqualTo("Second.");
+            assertThat(content(base)).isEqualTo("First.");
+        }
+    }
+
+    @Test
+    void aModelFileThatIsNotThereIsAnErrorBeforeAnythingStarts() {
+        assertThatThrownBy(() -> ApiServerMain.start(ApiServerMain.options("--model", "no/such.gguf", "--port", "0"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+                .hasMessageContaining("no model file at");
+    }
+
+    @Test
+    void aLlamaCppModelIsServedThroughTheOpenAiEndpoint() throws Exception {
+        Path model = testModel("stories260K.gguf");
+        try (ApiServerMain.Running running = ApiServerMain.start(ApiServerMain.options("--model", model.toString(),
+                        "--port", "0", "--context-size", "2048", "--threads", "2"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+            HttpResponse<String> response = post(running.server().baseUrl(),
+                    "{\"messages\":[{\"role\":\"user\",\"content\":\"Once upon a time\"}],\"max_tokens\":8}");
+
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            JsonNode body = TestServer.JSON.readTree(response.body());
+            assertThat(body.path("model").asString()).isEqualTo("stories260K");
+            assertThat(body.path("choices").path(0).path("message").path("content").asString()).isNotBlank();
+            assertThat(body.path("usage").path("completion_tokens").asInt()).isBetween(1, 8);
+        }
+    }
+
+    private String content(String base) throws Exception {
+        HttpResponse<String> response = post(base, "{\"messages\":[{\"role\":\"user\",\"content\":\"Next?\"}]}");
+        return TestServer.JSON.readTree(response.body()).path("choices").path(0).path("message").path("content")
+                .asString();
+    }
+
+    private HttpResponse<String> post(String base, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A small GGUF model from {@code PAGANTIC_TEST_MODEL_DIR} (default {@code ../shared/models} from the repository
+     * root); skipped when missing, failed when missing on CI.
+     */
+    private static Path testModel(String file) {
+        String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
+        Path dir;
+        if (configured != null && !configured.isBlank()) {
+            dir = Path.of(configured);
+        } else {
+            Path root = Path.of("").toAbsolutePath();
+            for (Path candidate = root; candidate != null; candidate = candidate.getParent()) {
+                if (Files.isRegularFile(candidate.resolve(".ci/run"))) {
+                    root = candidate;
+                    break;
+                }
+            }
+            dir = root.resolve("../shared/models").normalize();
+        }
+        Path path = dir.resolve(file);
+        if (!Files.isRegularFile(path)) {
+            String message = "test model " + path + " is missing: put the GGUF files of shared/models there, or point "
+                    + "PAGANTIC_TEST_MODEL_DIR at their folder";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                Assertions.fail(message + " (CI must run the model-backed tests, not skip them)");
+            }
+            Assumptions.abort(message);
+        }
+        return path;
+    }
+}
