@@ -18,6 +18,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -67,6 +68,9 @@ public final class ApiServer implements AutoCloseable {
     private static final int RETRY_AFTER_SECONDS = 1;
 
     private final Orchestrator orchestrator;
+    /** The playground page, a classpath resource beside this class. */
+    private static final String PLAYGROUND = "playground.html";
+
     private final EventTimeline timeline; // null: no event log wired
     private final String modelName;
     private final String host;
@@ -191,6 +195,7 @@ public final class ApiServer implements AutoCloseable {
         config.routes.get("/v1/models", this::models);
         config.routes.get("/v1/models/{id}", this::model);
         config.routes.get("/health", this::health);
+        config.routes.get("/", this::playground);
         config.routes.exception(Exception.class, this::unexpected);
     }
 
@@ -291,6 +296,23 @@ public final class ApiServer implements AutoCloseable {
         } else {
             send(ctx, HttpStatuses.NOT_FOUND, ChatCompletionResponseMapper.error(HttpStatuses.NOT_FOUND,
                     "model_not_found", "this server serves model '" + modelName + "' only"));
+        }
+    }
+
+    /**
+     * {@code GET /}: the playground page, which chats through {@code /v1/chat/completions} (streamed) and draws the
+     * request's timeline from {@code /v1/requests/{id}/events}. It is open like {@code /health}; the page sends the
+     * bearer token the user types in.
+     */
+    private void playground(Context ctx) {
+        try (InputStream page = ApiServer.class.getResourceAsStream(PLAYGROUND)) {
+            if (page == null) {
+                send(ctx, HttpStatuses.NOT_FOUND, nativeError("NOT_FOUND", "the playground page is not packaged"));
+                return;
+            }
+            ctx.contentType("text/html; charset=utf-8").result(page.readAllBytes());
+        } catch (IOException unreadable) {
+            throw new UncheckedIOException(unreadable);
         }
     }
 

@@ -3,15 +3,10 @@ package dev.pagantic.adapter.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.testkit.ScriptedEngine;
-import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -22,12 +17,11 @@ import tools.jackson.databind.JsonNode;
  */
 class OpenAiSdkTest {
 
-    private static final Path CLIENT_DIR = Path.of("src", "test", "node");
     private static final String TOKEN = "sdk-test-token";
 
     @Test
     void theOfficialOpenAiSdkWorksUnchanged() throws Exception {
-        Path node = nodeExecutable();
+        Path node = NodeTools.node("openai");
         ScriptedEngine engine = ScriptedEngine.builder()
                 .reply("Hello from pagantic.")
                 .reply("Streaming works word by word.")
@@ -37,7 +31,7 @@ class OpenAiSdkTest {
                 .build();
         try (TestServer api = TestServer.start(engine, b -> b.bearerToken(TOKEN))) {
             Process process = new ProcessBuilder(node.toString(), "openai-client.mjs", api.server.baseUrl(), TOKEN)
-                    .directory(CLIENT_DIR.toFile()).redirectErrorStream(true).start();
+                    .directory(NodeTools.CLIENT_DIR.toFile()).redirectErrorStream(true).start();
             process.getOutputStream().close();
             boolean exited = process.waitFor(60, TimeUnit.SECONDS);
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -74,39 +68,5 @@ class OpenAiSdkTest {
             assertThat(results.path("models").path(0).asString()).isEqualTo("test-model");
             assertThat(results.path("unauthorized_status").asInt()).isEqualTo(401);
         }
-    }
-
-    /** Node.js and the installed client, or a skip (a failure on CI) saying what is missing. */
-    private static Path nodeExecutable() throws IOException {
-        Optional<Path> node = onPath("node");
-        String missing = node.isEmpty() ? "node is not on the PATH"
-                : !Files.isDirectory(CLIENT_DIR.resolve("node_modules").resolve("openai"))
-                        ? "the openai npm package is not installed in " + CLIENT_DIR.toAbsolutePath()
-                                + " (the build runs npm ci there; is npm on the PATH?)"
-                        : null;
-        if (missing != null) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError("OpenAI SDK test cannot run on CI: " + missing);
-            }
-            Assumptions.abort("OpenAI SDK test skipped: " + missing);
-        }
-        return node.get();
-    }
-
-    private static Optional<Path> onPath(String program) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        boolean windows = System.getProperty("os.name", "").toLowerCase().startsWith("windows");
-        for (String dir : path.split(File.pathSeparator)) {
-            for (String name : windows ? new String[] {program + ".exe", program + ".cmd"} : new String[] {program}) {
-                Path candidate = Path.of(dir).resolve(name);
-                if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                    return Optional.of(candidate);
-                }
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -27,20 +27,27 @@ final class TestServer implements AutoCloseable {
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
-    private TestServer(Engine engine, Consumer<ApiServer.Builder> settings) {
-        this.orchestrator = Orchestrator.builder().engine(engine).eventLog(events).build();
-        ApiServer.Builder builder = ApiServer.builder().orchestrator(orchestrator).timelines(events)
+    private TestServer(Engine engine, Consumer<Orchestrator.Builder> wiring, Consumer<ApiServer.Builder> settings) {
+        Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine).eventLog(events);
+        wiring.accept(orchestrator);
+        this.orchestrator = orchestrator.build();
+        ApiServer.Builder builder = ApiServer.builder().orchestrator(this.orchestrator).timelines(events)
                 .modelName("test-model").port(0).drainTimeout(Duration.ofSeconds(10));
         settings.accept(builder);
         this.server = builder.build().start();
     }
 
     static TestServer start(Engine engine) {
-        return new TestServer(engine, builder -> { });
+        return new TestServer(engine, orchestrator -> { }, builder -> { });
     }
 
     static TestServer start(Engine engine, Consumer<ApiServer.Builder> settings) {
-        return new TestServer(engine, settings);
+        return new TestServer(engine, orchestrator -> { }, settings);
+    }
+
+    /** A server whose orchestrator is also configured by {@code wiring} (tools, a system prompt). */
+    static TestServer wired(Engine engine, Consumer<Orchestrator.Builder> wiring) {
+        return new TestServer(engine, wiring, builder -> { });
     }
 
     URI uri(String path) {
