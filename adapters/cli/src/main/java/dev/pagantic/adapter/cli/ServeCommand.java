@@ -18,15 +18,16 @@ import picocli.CommandLine.Unmatched;
         versionProvider = VersionProvider.class,
         description = {
             "The HTTP API (OpenAI-compatible chat completions and the native SystemRequest endpoint) is not started "
-                    + "by this command: run the main class of the api adapter (module adapters/api, artifact "
-                    + "pagantic-api) instead. This command only says so, with exit code 2."
+                    + "by this command: run the api adapter's main class, dev.pagantic.adapter.api.ApiServerMain "
+                    + "(mvn -q -pl adapters/api exec:java -Dexec.args=\"--model model.gguf --port 8080\"). This "
+                    + "command only says so, with exit code 2."
         },
         footer = ExitCodes.FOOTER)
 final class ServeCommand implements Callable<Integer> {
 
-    static final String MESSAGE = "the pagantic command does not start the HTTP server: it is started by the api "
-            + "module's own main class (module adapters/api, artifact pagantic-api); adapters do not depend on each "
-            + "other, so the CLI cannot start it";
+    static final String MESSAGE = "the pagantic command does not start the HTTP server: run the api adapter's main "
+            + "class dev.pagantic.adapter.api.ApiServerMain (mvn -q -pl adapters/api exec:java -Dexec.args=\"--model "
+            + "model.gguf --port 8080\"); adapters do not depend on each other, so the CLI cannot start it";
 
     /** Whatever server options were given: the answer is the same. */
     @Unmatched

@@ -13,7 +13,7 @@ class ServeCommandTest {
         assertThat(run.code()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).startsWith("error: CONFIG_INVALID (ConfigurationFailure): ")
-                .contains("api module's own main class");
+                .contains("dev.pagantic.adapter.api.ApiServerMain");
     }
 
     @Test
@@ -21,6 +21,6 @@ class ServeCommandTest {
         Cli.Run run = Cli.run("serve", "--port", "8080");
 
         assertThat(run.code()).isEqualTo(ExitCodes.CONFIGURATION);
-        assertThat(run.err()).contains("api module's own main class");
+        assertThat(run.err()).contains("dev.pagantic.adapter.api.ApiServerMain");
     }
 }
