@@ -55,6 +55,12 @@ import java.util.random.RandomGenerator;
  */
 public final class RetryPolicy {
 
+    /**
+     * The detail of a failure that asks to be retried no sooner than this many milliseconds (set by engines from a
+     * rate-limited server's {@code Retry-After}).
+     */
+    public static final String RETRY_AFTER_DETAIL = "retry_after_ms";
+
     /** Work retried under the policy: one attempt. */
     @FunctionalInterface
     public interface Work<T> {
@@ -173,7 +179,9 @@ public final class RetryPolicy {
     /**
      * Decides what follows a failed attempt: stop when the context is cancelled or the failure is a cancellation,
      * when the failure is not retryable, when {@code completedAttempts} has reached the maximum, or when the wait
-     * would reach the deadline; otherwise retry after {@link #delayBefore(int) the jittered wait}.
+     * would reach the deadline; otherwise retry after {@link #delayBefore(int) the jittered wait}, or after the delay
+     * the failure itself asks for when that is longer: a failure with a {@value #RETRY_AFTER_DETAIL} detail (a
+     * rate-limited server's {@code Retry-After}, in milliseconds) is never retried sooner.
      *
      * @param context           the call's context
      * @param completedAttempts how many attempts have been made, the failed one included (at least 1)
@@ -196,6 +204,10 @@ public final class RetryPolicy {
             return RetryDecision.stop(StopReason.ATTEMPTS_EXHAUSTED);
         }
         Duration delay = delayBefore(completedAttempts + 1);
+        Duration asked = askedDelay(failure);
+        if (asked.compareTo(delay) > 0) {
+            delay = asked;
+        }
         Optional<Duration> remaining = context.remaining();
         if (remaining.isPresent() && delay.compareTo(remaining.get()) >= 0) {
             return RetryDecision.stop(StopReason.DEADLINE);
@@ -209,6 +221,15 @@ public final class RetryPolicy {
      *
      * @throws NullPointerException when the work returns null
      */
+    /** The wait a failure asks for in its {@value #RETRY_AFTER_DETAIL} detail; zero when it asks for none. */
+    private static Duration askedDelay(PaganticException failure) {
+        Object millis = failure.details().get(RETRY_AFTER_DETAIL);
+        if (millis instanceof Number n && n.longValue() > 0) {
+            return Duration.ofMillis(n.longValue());
+        }
+        return Duration.ZERO;
+    }
+
     public <T> RetryOutcome<T> run(CallContext context, Work<T> work) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(work, "work");

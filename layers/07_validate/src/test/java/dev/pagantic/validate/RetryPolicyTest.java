@@ -279,6 +279,20 @@ class RetryPolicyTest {
     }
 
     @Test
+    void aRateLimitedFailureIsRetriedNoSoonerThanItsRetryAfter() {
+        RetryPolicy policy = exact().maxAttempts(3).build();
+        PaganticException saturated = PaganticException.builder(ErrorCode.INFERENCE_SATURATED, "429")
+                .detail(RetryPolicy.RETRY_AFTER_DETAIL, 2_000L).build();
+        PaganticException shortAsk = PaganticException.builder(ErrorCode.INFERENCE_SATURATED, "429")
+                .detail(RetryPolicy.RETRY_AFTER_DETAIL, 10L).build();
+
+        assertThat(policy.decide(context(), 1, saturated)).isEqualTo(RetryDecision.retryAfter(Duration.ofSeconds(2)));
+        assertThat(policy.decide(context(), 1, shortAsk)).isEqualTo(RetryDecision.retryAfter(Duration.ofMillis(100)));
+        CallContext soon = CallContext.builder().clock(clock).timeout(Duration.ofSeconds(1)).build();
+        assertThat(policy.decide(soon, 1, saturated).stop()).contains(StopReason.DEADLINE);
+    }
+
+    @Test
     void decideDrivesALifecycleLoopWithoutRunningIt() {
         RetryPolicy policy = exact().maxAttempts(3).build();
         PaganticException failure = PaganticException.of(ErrorCode.VALIDATION_SEMANTIC_FAILED, "hallucinated");
