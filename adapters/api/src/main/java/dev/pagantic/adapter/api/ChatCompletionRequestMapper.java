@@ -41,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens} (or the older {@code max_tokens}) become
  *       hints; {@code presence_penalty} and {@code frequency_penalty} engine options.</li>
  *   <li>Refused rather than ignored, because ignoring them would change the answer: {@code n} other than 1, stop
- *       sequences, {@code logprobs}. Other fields ({@code user}, {@code seed}, {@code metadata}, ...) are
+ *       sequences, {@code logprobs}, and llama-server's {@code grammar} extension. Other fields ({@code user}, {@code seed}, {@code metadata}, ...) are
  *       ignored.</li>
  * </ul>
  * Failures are {@link ApiFailure}s (400) or the {@link PaganticException} of the facade type that refused a value.
@@ -279,6 +279,8 @@ final class ChatCompletionRequestMapper {
         require(stop.isMissingNode() || stop.isNull() || (stop.isArray() && stop.isEmpty()),
                 "stop sequences ('stop') are not supported");
         require(!body.path("logprobs").asBoolean(false), "'logprobs' is not supported");
+        require(!body.has("grammar"), "a 'grammar' field (llama-server's extension) is not supported: constrain the "
+                + "output with response_format json_schema");
     }
 
     // ---------------------------------------------------------------------------------------------------- accessors

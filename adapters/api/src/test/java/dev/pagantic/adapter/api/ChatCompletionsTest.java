@@ -248,6 +248,8 @@ class ChatCompletionsTest {
                     chat("hi", "\"response_format\":{\"type\":\"json_object\"}")), "json_schema");
             assertBadRequest(api.post("/v1/chat/completions", chat("hi", "\"temperature\":-1")), "temperature");
             assertBadRequest(api.post("/v1/chat/completions", chat("hi", "\"n\":3")), "'n'");
+            assertBadRequest(api.post("/v1/chat/completions", chat("hi", "\"grammar\":\"root ::= \\\"a\\\"\"")),
+                    "grammar");
             assertBadRequest(api.post("/v1/chat/completions",
                     chat("hi", "\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"x\","
                             + "\"schema\":{\"type\":\"object\",\"patternProperties\":{}}}}")), "patternProperties");
