@@ -1,0 +1,107 @@
+package dev.pagantic.engine.openai;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One HTTP exchange that another thread can abort at any point: while it connects and waits for the headers (the
+ * {@code sendAsync} future is cancelled, which closes the connection) and while the body is read (the body stream is
+ * closed, which fails the blocked read at once and drops the connection, so the server stops generating). The first
+ * abort's reason is kept: the call reports it rather than the I/O error the abort caused.
+ */
+final class Exchange {
+
+    /** Why an exchange was aborted. */
+    enum Abort {
+        /** The call context was cancelled. */
+        CANCELLED,
+        /** The call context's deadline passed. */
+        DEADLINE,
+        /** The engine's request timeout passed. */
+        REQUEST_TIMEOUT,
+        /** The engine was closed. */
+        CLOSED,
+        /** The calling thread was interrupted. */
+        INTERRUPTED
+    }
+
+    private final AtomicReference<Abort> abort = new AtomicReference<>();
+    private volatile CompletableFuture<HttpResponse<InputStream>> pending;
+    private volatile InputStream body;
+
+    /** Sends the request and waits for the response headers; the body is then read from the response's stream. */
+    HttpResponse<InputStream> send(HttpClient client, HttpRequest request) throws IOException {
+        CompletableFuture<HttpResponse<InputStream>> future =
+                client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+        pending = future;
+        if (abort.get() != null) {
+            future.cancel(true); // aborted before the future was published
+        }
+        HttpResponse<InputStream> response;
+        try {
+            response = future.get();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            abort(Abort.INTERRUPTED);
+            throw new IOException("interrupted while waiting for the response", interrupted);
+        } catch (CancellationException cancelled) {
+            throw new IOException("the exchange was aborted", cancelled);
+        } catch (ExecutionException failed) {
+            Throwable cause = failed.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(cause == null ? "the exchange failed" : cause.toString(), cause);
+        }
+        body = response.body();
+        if (abort.get() != null) {
+            closeBody(); // aborted while the headers arrived
+            throw new IOException("the exchange was aborted");
+        }
+        return response;
+    }
+
+    /** Aborts the exchange from any thread; only the first reason is kept. Quick and never throws. */
+    void abort(Abort reason) {
+        if (!abort.compareAndSet(null, reason)) {
+            return;
+        }
+        CompletableFuture<HttpResponse<InputStream>> future = pending;
+        if (future != null) {
+            future.cancel(true);
+        }
+        closeBody();
+    }
+
+    /** Why the exchange was aborted; null when it was not. */
+    Abort aborted() {
+        return abort.get();
+    }
+
+    /** Releases the connection: closes the body (an unread rest drops the connection rather than block it). */
+    void release() {
+        CompletableFuture<HttpResponse<InputStream>> future = pending;
+        if (future != null && !future.isDone()) {
+            future.cancel(true);
+        }
+        closeBody();
+    }
+
+    private void closeBody() {
+        InputStream stream = body;
+        if (stream != null) {
+            try {
+                stream.close();
+            } catch (IOException | RuntimeException ignored) {
+                // closing is best effort: the exchange is over either way
+            }
+        }
+    }
+}
