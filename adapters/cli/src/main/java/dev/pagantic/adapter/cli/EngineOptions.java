@@ -30,7 +30,8 @@ public final class EngineOptions {
     private Integer gpuLayers;
 
     @Option(names = "--endpoint", paramLabel = "URL", order = 104,
-            description = "An OpenAI-compatible server (not available yet).")
+            description = "An OpenAI-compatible server (llama-server, vLLM, Ollama, pagantic's own API), with "
+                    + "--model-name; the API key comes from $OPENAI_API_KEY.")
     private String endpoint;
 
     @Option(names = "--model-name", paramLabel = "NAME", order = 105,

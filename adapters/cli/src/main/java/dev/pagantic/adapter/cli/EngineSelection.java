@@ -4,19 +4,21 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
 import dev.pagantic.engine.llamacpp.LlamaRuntime;
+import dev.pagantic.engine.openai.OpenAiCompatibleEngine;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The command's engine selection: exactly one of {@code --model} (llama.cpp), {@code --endpoint} (OpenAI-compatible,
- * not available yet) and {@code --scripted} (the testkit's scripted fake).
+ * The command's engine selection: exactly one of {@code --model} (llama.cpp), {@code --endpoint} with
+ * {@code --model-name} (an OpenAI-compatible server, with the API key from {@code $OPENAI_API_KEY} when set) and
+ * {@code --scripted} (the testkit's scripted fake).
  */
 final class EngineSelection implements EngineFactory {
 
     static final String HOW_TO_SELECT = "give --model FILE.gguf (a GGUF model run in process by llama.cpp), "
-            + "--endpoint URL --model-name NAME (an OpenAI-compatible server; not available yet) or --scripted REPLY "
+            + "--endpoint URL --model-name NAME (an OpenAI-compatible server) or --scripted REPLY "
             + "(a scripted fake engine, to try the command without a model)";
 
     @Override
@@ -42,13 +44,25 @@ final class EngineSelection implements EngineFactory {
                     "choose one engine, not " + String.join(" and ", selected));
         }
         if (openAi) {
-            throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
-                            "the OpenAI-compatible engine is not available yet: --endpoint and --model-name cannot "
-                                    + "be used; give --model FILE.gguf or --scripted REPLY instead")
-                    .detail("endpoint", options.endpoint().orElse(""))
-                    .build();
+            return openAi(options);
         }
         return llamaCpp ? llamaCpp(options, options.model().orElseThrow(), invocation) : scripted(options.scripted());
+    }
+
+    /** An OpenAI-compatible engine for the endpoint; both --endpoint and --model-name are needed. */
+    private static EngineHandle openAi(EngineOptions options) {
+        if (options.endpoint().isEmpty() || options.modelName().isEmpty()) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID,
+                    "an OpenAI-compatible server needs both --endpoint URL and --model-name NAME");
+        }
+        OpenAiCompatibleEngine.Builder engine = OpenAiCompatibleEngine.builder()
+                .baseUrl(options.endpoint().get())
+                .modelName(options.modelName().get());
+        String apiKey = System.getenv("OPENAI_API_KEY");
+        if (apiKey != null && !apiKey.isBlank()) {
+            engine.apiKey(apiKey);
+        }
+        return EngineHandle.of(engine.build());
     }
 
     private static EngineHandle scripted(List<String> replies) {

@@ -34,8 +34,9 @@
  *       process ({@code LlamaCppEngine} on a {@code LlamaRuntime} of the run). While the model loads, stderr shows
  *       {@code loading model X...} (a spinner on a terminal: the binding reports no intermediate progress) and then
  *       {@code loaded X in N ms}.</li>
- *   <li>{@code --endpoint URL --model-name NAME}: the OpenAI-compatible engine, which does not exist yet: accepted,
- *       and refused with a configuration error that says so.</li>
+ *   <li>{@code --endpoint URL --model-name NAME}: an OpenAI-compatible server (llama-server, vLLM, Ollama, a hosted
+ *       API or pagantic's own HTTP adapter) through {@code OpenAiCompatibleEngine}, with the API key from
+ *       {@code $OPENAI_API_KEY} when set.</li>
  *   <li>{@code --scripted REPLY} (repeatable): the testkit's {@code ScriptedEngine}, answering the replies in order,
  *       one per model call. It is for trying the command (and its tests) without a model.</li>
  * </ul>

@@ -20,12 +20,20 @@ class EngineSelectionTest {
     }
 
     @Test
-    void theOpenAiCompatibleEngineIsAcceptedButNotAvailableYet() {
-        Cli.Run run = Cli.run("chat", "--endpoint", "http://localhost:8080/v1", "--model-name", "llama", "hello");
+    void anEndpointWithNothingListeningIsAnInferenceFailureAndAMissingModelNameAConfigurationError()
+            throws java.io.IOException {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort(); // closed again: nothing listens there
+        }
+        Cli.Run refused = Cli.run("chat", "--endpoint", "http://127.0.0.1:" + port, "--model-name", "llama", "hello");
 
-        assertThat(run.code()).isEqualTo(ExitCodes.CONFIGURATION);
-        assertThat(run.err()).startsWith("error: CONFIG_INVALID (ConfigurationFailure): ")
-                .contains("the OpenAI-compatible engine is not available yet");
+        assertThat(refused.code()).isEqualTo(ExitCodes.INFERENCE);
+        assertThat(refused.err()).startsWith("error: INFERENCE_ENGINE_ERROR (InferenceFailure): ");
+
+        Cli.Run incomplete = Cli.run("chat", "--endpoint", "http://127.0.0.1:" + port, "hello");
+        assertThat(incomplete.code()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(incomplete.err()).contains("--model-name");
     }
 
     @Test
