@@ -25,8 +25,14 @@ final class PaganticServer implements AutoCloseable {
 
     /** An OpenAI-compatible engine pointed at this server (schemas as json_schema: the server takes no grammar). */
     OpenAiCompatibleEngine client(int contextWindow) {
+        return client(contextWindow, OpenAiCompatibleEngine.DEFAULT_REQUEST_TIMEOUT);
+    }
+
+    /** A client whose calls give up after the timeout (a retryable INFERENCE_ENGINE_ERROR). */
+    OpenAiCompatibleEngine client(int contextWindow, Duration requestTimeout) {
         return OpenAiCompatibleEngine.builder().baseUrl(server.baseUrl()).modelName(modelName)
-                .constraintMode(ConstraintMode.JSON_SCHEMA).contextWindow(contextWindow).build();
+                .constraintMode(ConstraintMode.JSON_SCHEMA).contextWindow(contextWindow)
+                .requestTimeout(requestTimeout).build();
     }
 
     String baseUrl() {
