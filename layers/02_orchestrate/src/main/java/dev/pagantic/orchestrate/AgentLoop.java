@@ -102,6 +102,39 @@ import java.util.function.BiConsumer;
  * ({@code context}: query, message count, {@code degraded} when the provider failed), each with its duration and the
  * call context's correlation ids (the session id when the context has one) and, when the work failed, its error.
  *
+ * <h2>Streamed agent events, steering and follow-up (seed 004)</h2>
+ * A chat turn given an {@link TurnOptions#eventListener() event listener} pushes the {@link AgentEvent}s of seed 004's
+ * protocol to it, on the turn's thread, in this order:
+ * <ol>
+ *   <li>{@code turn_start} when the tool loop starts (and again for each follow-up iteration, below);</li>
+ *   <li>for each inference, its decision as soon as it is known: the first content delta of an inference that has
+ *       not called a tool announces {@code steering_mode {respond, 0}}, followed by the reasoning so far as one
+ *       {@code thinking} event, and every content delta the engine streams is passed on as a {@code text_delta}
+ *       (numbered from 0). An inference that ends with tool calls announces {@code steering_mode {steer, n}} for
+ *       its n calls, then its reasoning as {@code thinking}, then for each call {@code tool_call} before it runs and
+ *       {@code tool_result} after it (a failed call has {@code error} set). An answer that did not stream (an engine
+ *       without streaming, an interceptor that answered itself) is announced from the result, as one
+ *       {@code text_delta}. A model that writes text <em>before</em> calling tools shows as
+ *       {@code steering_mode respond}, its text deltas, then {@code steering_mode steer}: the text is the content of
+ *       the tool-call message;</li>
+ *   <li>{@code turn_end} with the answer's assistant message and the time since the matching {@code turn_start}
+ *       (when caller tools are handed back, with the tool-call message). A failed turn has no {@code turn_end}: the
+ *       failure is thrown.</li>
+ * </ol>
+ * The caller's {@link StreamHandler} (the options' or the loop's) still receives every delta. With a listener, the
+ * tool calls of a round run one at a time (so each {@code tool_call} is followed by its own {@code tool_result}),
+ * never in parallel; a listener that throws fails the turn.
+ * <p>A {@link TurnOptions#steering() steering} queue is polled after each tool call of a round (the round's calls
+ * then run one at a time, listener or not). When it returns messages, the round's remaining calls do not run: each
+ * gets an error tool result {@link #SKIPPED_FOR_STEERING} so that every call in the history is answered (caller-tool
+ * calls of that round too, which are then not handed back), the messages are appended, {@code steering_mode
+ * {interrupt, k}} reports the k injected messages, and the model infers again. Skipped calls are not in
+ * {@link AgentTurn#toolExecutions()}. A {@link TurnOptions#followUp() follow-up} queue is consulted when the model
+ * answers: when it returns messages, the answer stays in the history, the messages are appended after it, a new
+ * {@code turn_start} is emitted and the loop goes on; the turn's result is the last answer, its messages all that the
+ * turn added. Tool rounds are counted over the whole turn, follow-ups included. Structured turns
+ * ({@link #chatStructured}) ignore the listener and both queues.
+ *
  * <h2>Lifecycle</h2>
  * A turn can drive the execution lifecycle of seed 001 on the {@link PatternPath#AGENT_LOOP} path: INIT → PREPARE
  * (history, context and tools assembled) → EXECUTE (the inferences and the tool loop, which stays within EXECUTE) →
@@ -141,6 +174,10 @@ public final class AgentLoop implements AutoCloseable {
     public static final double STRUCTURED_TEMPERATURE = 0.3;
     /** The engine option that {@link #chatStructured} sets to {@code false}. */
     public static final String ENABLE_THINKING_OPTION = "enable_thinking";
+
+    /** The error text of a tool call skipped because a steering queue interrupted its round. */
+    public static final String SKIPPED_FOR_STEERING =
+            "skipped: the user steered the conversation before this tool call ran; it was not executed";
 
     static final String LAYER = "orchestrate";
 
@@ -404,7 +441,11 @@ public final class AgentLoop implements AutoCloseable {
         Set<String> callerNames = new HashSet<>();
         options.callerTools().forEach(tool -> callerNames.add(tool.name()));
         StreamHandler handler = options.stream().orElse(stream);
+        TurnEvents events = TurnEvents.of(options);
+        // one call at a time when the caller watches each call or may interrupt between them
+        boolean oneByOne = events.active() || options.steering().isPresent();
         phases.execute("running the tool loop");
+        events.turnStart(ctx);
         List<Message> added = new ArrayList<>();
         List<ToolExecution> executed = new ArrayList<>();
         TokenUsage usage = TokenUsage.ZERO;
@@ -415,12 +456,23 @@ public final class AgentLoop implements AutoCloseable {
                     .messages(placeContext(memory.messages(), added.size() + userFromEnd - 1, context))
                     .tools(definitions)
                     .build();
-            Result result = infer(ctx, request, rounds, handler);
+            TurnEvents.Inference inference = events.inference(handler);
+            Result result = infer(ctx, request, rounds, inference.handler());
+            inference.finish(result);
             usage = usage.plus(result.usage());
             if (!result.hasToolCalls()) {
                 Message answer = Message.assistant(result.content());
                 memory.append(answer);
                 added.add(answer);
+                events.turnEnd(ctx, answer);
+                List<Message> followUps = drain(options.followUp());
+                if (!followUps.isEmpty()) {
+                    // the caller continues the turn: the answer stays, the follow-up messages come after it
+                    memory.appendAll(followUps);
+                    added.addAll(followUps);
+                    events.turnStart(ctx);
+                    continue;
+                }
                 phases.complete("final answer after " + rounds + " tool round(s)");
                 return new AgentTurn(result.toBuilder().messages(added).usage(usage).build(), executed, List.of());
             }
@@ -438,18 +490,59 @@ public final class AgentLoop implements AutoCloseable {
             List<ToolCall> serverCalls = new ArrayList<>();
             List<ToolCall> callerCalls = new ArrayList<>();
             result.toolCalls().forEach(c -> (callerNames.contains(c.name()) ? callerCalls : serverCalls).add(c));
-            for (ToolExecution execution : executeTools(ctx, registry, serverCalls)) {
-                Message message = execution.result().toMessage();
-                memory.append(message);
-                added.add(message);
-                executed.add(execution);
+            if (!oneByOne) {
+                for (ToolExecution execution : executeTools(ctx, registry, serverCalls)) {
+                    Message message = execution.result().toMessage();
+                    memory.append(message);
+                    added.add(message);
+                    executed.add(execution);
+                }
+            } else {
+                List<Message> steering = List.of();
+                int next = 0;
+                while (next < serverCalls.size() && steering.isEmpty()) {
+                    ToolCall toolCall = serverCalls.get(next++);
+                    events.toolCall(toolCall);
+                    ToolExecution execution = executeTools(ctx, registry, List.of(toolCall)).get(0);
+                    events.toolResult(execution.result());
+                    Message message = execution.result().toMessage();
+                    memory.append(message);
+                    added.add(message);
+                    executed.add(execution);
+                    steering = drain(options.steering());
+                }
+                if (!steering.isEmpty()) {
+                    // the caller steers: every call that did not run still gets a result, so that the history
+                    // stays well-formed (each tool call answered), and caller calls are not handed back
+                    List<ToolCall> skipped = new ArrayList<>(serverCalls.subList(next, serverCalls.size()));
+                    skipped.addAll(callerCalls);
+                    for (ToolCall skip : skipped) {
+                        Message message = ToolResult.error(skip.id(), skip.name(), SKIPPED_FOR_STEERING).toMessage();
+                        memory.append(message);
+                        added.add(message);
+                    }
+                    memory.appendAll(steering);
+                    added.addAll(steering);
+                    events.interrupted(steering.size());
+                    rounds++;
+                    continue;
+                }
             }
             if (!callerCalls.isEmpty()) {
+                events.turnEnd(ctx, call);
                 phases.complete("handing " + callerCalls.size() + " caller tool call(s) back");
                 return new AgentTurn(result.toBuilder().messages(added).usage(usage).build(), executed, callerCalls);
             }
             rounds++;
         }
+    }
+
+    private static List<Message> drain(Optional<MessageQueue> queue) {
+        if (queue.isEmpty()) {
+            return List.of();
+        }
+        List<Message> messages = queue.get().drain();
+        return messages == null ? List.of() : List.copyOf(messages);
     }
 
     /** Steps 2 to 5 of a structured turn: one inference without tools, then the constraint pipeline. */

@@ -80,12 +80,36 @@ import java.util.concurrent.Executor;
  *       EXECUTE &rarr; VALIDATE &rarr; EXECUTE cycle with the attempt number incremented. Other failures are never
  *       retried here (engine-level retries belong to the engine). Without a policy nothing is retried.</li>
  * </ul>
+ * <h2>Plan events</h2>
+ * With a {@link Builder#planEventListener(PlanEventListener) plan event listener}, a run reports
+ * {@link PlanEvent.PlanCreated plan_created} (step count and names) once the plan passed its policy check (a refused
+ * plan reports nothing), then {@link PlanEvent.PlanStepStart plan_step_start} before each step and
+ * {@link PlanEvent.PlanStepEnd plan_step_end} after it (once per step, whatever its retries: a text summary of the
+ * output, or the error). Indexes count the steps of the current plan in plan order from 0, group members included.
+ * Steps that never start (after a failure, or a cancellation) report nothing.
+ *
+ * <h2>Replanning</h2>
+ * With a {@link Builder#replanner(Replanner) replanner}, a step that fails (after its retries; never a cancellation
+ * or a policy violation) is handed to it with its error, the completed steps and the steps that had not run. A
+ * non-empty answer replaces every step that had not run; the completed steps plus the revision are checked against the
+ * {@link PlanPolicy} first. An accepted revision is recorded as a {@link PlanTrace} in
+ * {@link PlanResult#revisions()} (the replanner's {@link Replanner#id() id}, a rationale naming the failed step and
+ * its error, the revised step count), reported as a new {@code plan_created} (completed names then revised names), and
+ * runs linearly, auto-chained from the last completed stage's output. A refused revision ends the run with the policy's
+ * {@code CONFIG_INVALID} (the step's failure attached as suppressed, {@link PlanResult#failedStep()} naming the failed
+ * step); an empty answer, or a replanner that throws (its exception attached to the step's failure as suppressed),
+ * lets the failure stand. At most {@link Builder#maxReplans(int) maxReplans} revisions
+ * (default {@value #DEFAULT_MAX_REPLANS}) are accepted per run. The lifecycle stays in EXECUTE across a revision.
+ *
  * {@link #execute} never throws for a step's failure: the error is in the {@link PlanResult}, next to the completed
  * steps. {@link #executeOrThrow} throws it instead.
  *
  * <p>Immutable and thread-safe; one executor can run many plans concurrently.
  */
 public final class PlanExecutor {
+
+    /** The default of {@link Builder#maxReplans(int)}. */
+    public static final int DEFAULT_MAX_REPLANS = 3;
 
     private final Map<StepType, StepHandler> handlers;
     private final PlanPolicy policy;
@@ -94,6 +118,9 @@ public final class PlanExecutor {
     private final TransitionListener listener;
     private final Optional<Executor> executor;
     private final EventLog eventLog;
+    private final PlanEventListener planListener; // null: none
+    private final Replanner replanner; // null: no replanning
+    private final int maxReplans;
 
     private PlanExecutor(Builder builder) {
         this.handlers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.handlers));
@@ -103,6 +130,9 @@ public final class PlanExecutor {
         this.listener = builder.listener;
         this.executor = Optional.ofNullable(builder.executor);
         this.eventLog = builder.eventLog;
+        this.planListener = builder.planListener;
+        this.replanner = builder.replanner;
+        this.maxReplans = builder.maxReplans;
     }
 
     /** Starts building an executor. */
@@ -173,6 +203,8 @@ public final class PlanExecutor {
         private final ExecutionPlan plan;
         private final ExecutionLifecycle lifecycle;
         private final List<Step> completed = new ArrayList<>();
+        private final List<PlanTrace> revisions = new ArrayList<>();
+        private int stepCount;
 
         Run(CallContext ctx, ExecutionPlan plan, ExecutionLifecycle lifecycle) {
             this.ctx = ctx;
@@ -190,12 +222,17 @@ public final class PlanExecutor {
             } catch (PaganticException violation) {
                 return fail(violation, stepDetail(violation));
             }
+            List<ExecutionPlan.Stage> stages = new ArrayList<>(plan.stages());
+            stepCount = plan.stepCount();
+            emit(new PlanEvent.PlanCreated(stepCount, plan.steps().stream().map(Step::name).toList()));
             lifecycle.execute("running " + plan.stepCount() + " steps in " + plan.stages().size() + " stages");
             Optional<StepOutput> previous = Optional.empty();
-            for (ExecutionPlan.Stage stage : plan.stages()) {
+            int firstIndex = 0;
+            for (int s = 0; s < stages.size(); s++) {
+                ExecutionPlan.Stage stage = stages.get(s);
                 List<Outcome> outcomes = stage.isParallel() && executor.isPresent()
-                        ? runConcurrently(stage.steps(), previous)
-                        : runSequentially(stage.steps(), previous);
+                        ? runConcurrently(stage.steps(), previous, firstIndex)
+                        : runSequentially(stage.steps(), previous, firstIndex);
                 Optional<Failure> firstFailure = Optional.empty();
                 List<StepOutput> outputs = new ArrayList<>();
                 for (Outcome outcome : outcomes) {
@@ -207,19 +244,86 @@ public final class PlanExecutor {
                     }
                 }
                 if (firstFailure.isPresent()) {
-                    return fail(firstFailure.get().error, Optional.of(firstFailure.get().stepName));
+                    Failure failure = firstFailure.get();
+                    List<Step> remaining = new ArrayList<>();
+                    stages.subList(s + 1, stages.size()).forEach(later -> remaining.addAll(later.steps()));
+                    Optional<List<Step>> revised;
+                    try {
+                        revised = replan(failure, remaining);
+                    } catch (PaganticException refused) {
+                        return fail(refused, Optional.of(failure.stepName));
+                    }
+                    if (revised.isEmpty()) {
+                        return fail(failure.error, Optional.of(failure.stepName));
+                    }
+                    // the revision replaces every later stage; it runs linearly after what completed
+                    stages.subList(s + 1, stages.size()).clear();
+                    revised.get().forEach(step -> stages.add(ExecutionPlan.Stage.of(step)));
+                    firstIndex = completed.size();
+                    stepCount = completed.size() + revised.get().size();
+                    if (!outputs.isEmpty() && stage.isParallel()) {
+                        previous = Optional.of(StepOutput.group(outputs));
+                    }
+                    continue;
                 }
                 previous = Optional.of(stage.isParallel() ? StepOutput.group(outputs) : outputs.get(0));
+                firstIndex += stage.steps().size();
             }
             lifecycle.validate("all " + completed.size() + " steps produced an output");
             lifecycle.complete("plan completed: " + completed.size() + " steps");
-            return new PlanResult(completed, Optional.empty(), Optional.empty(), usage());
+            return new PlanResult(completed, Optional.empty(), Optional.empty(), usage(), revisions);
         }
 
-        private List<Outcome> runSequentially(List<Step> steps, Optional<StepOutput> previous) {
+        /**
+         * Asks the replanner for the rest of the plan after a failure; empty to let the failure stand.
+         *
+         * @throws PaganticException the policy violation when the revision is refused
+         */
+        private Optional<List<Step>> replan(Failure failure, List<Step> remaining) {
+            PaganticException error = failure.error;
+            if (replanner == null || revisions.size() >= maxReplans
+                    || error.category() == FailureCategory.CANCELLATION) {
+                return Optional.empty();
+            }
+            List<Step> revised;
+            try {
+                revised = replanner.replan(failure.step, error, List.copyOf(completed), List.copyOf(remaining));
+            } catch (RuntimeException replannerFailure) {
+                // the replanner could not help: the step's failure stands, with the replanner's attached
+                error.addSuppressed(replannerFailure);
+                return Optional.empty();
+            }
+            if (revised == null || revised.isEmpty()) {
+                return Optional.empty();
+            }
+            List<Step> proposed = new ArrayList<>(completed.size() + revised.size());
+            completed.forEach(step -> proposed.add(Step.of(step.name(), step.type())));
+            proposed.addAll(revised);
+            try {
+                policy.check(ExecutionPlan.of(proposed), handlers.keySet());
+            } catch (PaganticException violation) {
+                violation.addSuppressed(error); // the failure that asked for the refused revision
+                throw violation;
+            }
+            revisions.add(new PlanTrace(replanner.id(), "replanned after step '" + failure.stepName + "' failed ("
+                    + error.code() + ": " + error.description() + "): " + revised.size() + " step(s) replace "
+                    + remaining.size() + " remaining", ctx.now(), revised.size()));
+            emit(new PlanEvent.PlanCreated(proposed.size(), proposed.stream().map(Step::name).toList()));
+            return Optional.of(List.copyOf(revised));
+        }
+
+        private void emit(PlanEvent event) {
+            if (planListener != null) {
+                synchronized (planListener) {
+                    planListener.onEvent(event);
+                }
+            }
+        }
+
+        private List<Outcome> runSequentially(List<Step> steps, Optional<StepOutput> previous, int firstIndex) {
             List<Outcome> outcomes = new ArrayList<>();
-            for (Step step : steps) {
-                Outcome outcome = runStep(step, previous);
+            for (int i = 0; i < steps.size(); i++) {
+                Outcome outcome = runStep(steps.get(i), previous, firstIndex + i);
                 outcomes.add(outcome);
                 if (outcome.failure != null) {
                     break; // a sequential group stops at its first failure: later members never start
@@ -228,11 +332,13 @@ public final class PlanExecutor {
             return outcomes;
         }
 
-        private List<Outcome> runConcurrently(List<Step> steps, Optional<StepOutput> previous) {
+        private List<Outcome> runConcurrently(List<Step> steps, Optional<StepOutput> previous, int firstIndex) {
             Executor pool = executor.orElseThrow();
             List<CompletableFuture<Outcome>> futures = new ArrayList<>();
-            for (Step step : steps) {
-                futures.add(CompletableFuture.supplyAsync(() -> runStep(step, previous), pool));
+            for (int i = 0; i < steps.size(); i++) {
+                Step step = steps.get(i);
+                int index = firstIndex + i;
+                futures.add(CompletableFuture.supplyAsync(() -> runStep(step, previous, index), pool));
             }
             List<Outcome> outcomes = new ArrayList<>();
             for (int i = 0; i < steps.size(); i++) {
@@ -246,32 +352,49 @@ public final class PlanExecutor {
                 return future.join();
             } catch (CompletionException | java.util.concurrent.CancellationException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                return Outcome.failed(step.name(), wrap(step, cause));
+                return Outcome.failed(step, wrap(step, cause));
             }
         }
 
-        /** Runs one step, with its retries; never throws for the step's own failure. */
-        private Outcome runStep(Step planned, Optional<StepOutput> previous) {
+        /** Runs one step, with its retries and its events; never throws for the step's own failure. */
+        private Outcome runStep(Step planned, Optional<StepOutput> previous, int index) {
             Step step = planned.hasInput() || previous.isEmpty()
                     ? planned : planned.withInput(previous.get().toInput());
             try {
                 ctx.throwIfDone();
             } catch (PaganticException stopped) {
-                return Outcome.failed(step.name(), stopped);
+                return Outcome.failed(step, stopped);
+            }
+            int count = stepCount;
+            try {
+                emit(new PlanEvent.PlanStepStart(index, count, step.name(), step.type()));
+            } catch (RuntimeException listenerFailure) {
+                return Outcome.failed(step, wrap(step, listenerFailure));
             }
             StepHandler handler = handlers.get(step.type());
             CallContext stepCtx = policy.stepContext(ctx.childSpan(step.name()));
+            Outcome outcome;
             try {
                 Step done = retryPolicy.isPresent()
                         ? withRetries(retryPolicy.get(), stepCtx, handler, step)
                         : attempt(stepCtx, handler, step);
+                outcome = Outcome.completed(done);
+            } catch (PaganticException failure) {
+                outcome = Outcome.failed(step, failure);
+            }
+            try {
+                emit(new PlanEvent.PlanStepEnd(index, count, step.name(),
+                        outcome.step == null ? "" : summary(outcome.step.requireOutput()),
+                        outcome.failure == null ? Optional.empty() : Optional.of(outcome.failure.error)));
+            } catch (RuntimeException listenerFailure) {
+                return Outcome.failed(step, wrap(step, listenerFailure));
+            }
+            if (outcome.step != null) {
                 synchronized (lifecycle) {
                     lifecycle.stepCompleted(step.name());
                 }
-                return Outcome.completed(done);
-            } catch (PaganticException failure) {
-                return Outcome.failed(step.name(), failure);
             }
+            return outcome;
         }
 
         private Step withRetries(RetryPolicy retries, CallContext stepCtx, StepHandler handler, Step step) {
@@ -349,7 +472,7 @@ public final class PlanExecutor {
             } else {
                 lifecycle.fail(error);
             }
-            return new PlanResult(completed, Optional.of(error), stepName, usage());
+            return new PlanResult(completed, Optional.of(error), stepName, usage(), revisions);
         }
 
         private TokenUsage usage() {
@@ -421,8 +544,8 @@ public final class PlanExecutor {
             return new Outcome(step, step.name(), null);
         }
 
-        static Outcome failed(String stepName, PaganticException error) {
-            return new Outcome(null, stepName, new Failure(stepName, error));
+        static Outcome failed(Step step, PaganticException error) {
+            return new Outcome(null, step.name(), new Failure(step, step.name(), error));
         }
 
         @Override
@@ -431,8 +554,20 @@ public final class PlanExecutor {
         }
     }
 
-    private record Failure(String stepName, PaganticException error) {
+    private record Failure(Step step, String stepName, PaganticException error) {
     }
+
+    /** A short text summary of a step's output, for {@link PlanEvent.PlanStepEnd}. */
+    static String summary(StepOutput output) {
+        String text = switch (output.kind()) {
+            case TEXT -> output.text();
+            case RESULT -> output.result().content();
+            default -> output.kind().wireName() + ": " + output;
+        };
+        return text.length() <= SUMMARY_LIMIT ? text : text.substring(0, SUMMARY_LIMIT) + "...";
+    }
+
+    private static final int SUMMARY_LIMIT = 200;
 
     /** Builds a {@link PlanExecutor}. */
     public static final class Builder {
@@ -443,6 +578,9 @@ public final class PlanExecutor {
         private TransitionListener listener = TransitionListener.NOOP;
         private Executor executor;
         private EventLog eventLog = EventLog.noOp();
+        private PlanEventListener planListener;
+        private Replanner replanner;
+        private int maxReplans = DEFAULT_MAX_REPLANS;
 
         private Builder() {
         }
@@ -497,6 +635,28 @@ public final class PlanExecutor {
         /** Where the {@code step} events go (one per step attempt); default a no-op log. */
         public Builder eventLog(EventLog value) {
             this.eventLog = PlanChecks.present(value, "eventLog");
+            return this;
+        }
+
+        /** Receives the {@link PlanEvent}s of every run (plan_created, plan_step_start, plan_step_end); default none. */
+        public Builder planEventListener(PlanEventListener value) {
+            this.planListener = PlanChecks.present(value, "planEventListener");
+            return this;
+        }
+
+        /**
+         * Revises the remaining steps when a step fails (see the class comment, "Replanning"); default none: a failed
+         * step ends the run.
+         */
+        public Builder replanner(Replanner value) {
+            this.replanner = PlanChecks.present(value, "replanner");
+            return this;
+        }
+
+        /** The most accepted revisions per run; default {@value PlanExecutor#DEFAULT_MAX_REPLANS}; 0 disables. */
+        public Builder maxReplans(int value) {
+            PlanChecks.require(value >= 0, "maxReplans must not be negative: " + value);
+            this.maxReplans = value;
             return this;
         }
 

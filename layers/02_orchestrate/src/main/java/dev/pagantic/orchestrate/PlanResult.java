@@ -21,12 +21,21 @@ import java.util.Optional;
  * @param failedStep the name of the step that failed, when the failure belongs to a step (a policy violation names
  *                   its offending step; cancellation names the step that did not start)
  * @param usage      the token usage summed over every step whose output is an inference result
+ * @param revisions  one trace per revision a {@link Replanner} made during the run and the executor accepted, in
+ *                   order; empty when the plan ran as planned
  */
 public record PlanResult(List<Step> steps, Optional<PaganticException> error, Optional<String> failedStep,
-                         TokenUsage usage) {
+                         TokenUsage usage, List<PlanTrace> revisions) {
+
+    /** A result without revisions. */
+    public PlanResult(List<Step> steps, Optional<PaganticException> error, Optional<String> failedStep,
+                      TokenUsage usage) {
+        this(steps, error, failedStep, usage, List.of());
+    }
 
     /** Validates and copies the components. */
     public PlanResult {
+        revisions = PlanChecks.list(revisions, "revisions");
         steps = PlanChecks.list(steps, "steps");
         Objects.requireNonNull(error, "error");
         Objects.requireNonNull(failedStep, "failedStep");
@@ -35,6 +44,11 @@ public record PlanResult(List<Step> steps, Optional<PaganticException> error, Op
         for (Step step : steps) {
             PlanChecks.require(step.hasOutput(), "a completed step needs an output: '" + step.name() + "'");
         }
+    }
+
+    /** Whether a replanner revised the plan during the run. */
+    public boolean replanned() {
+        return !revisions.isEmpty();
     }
 
     /** Whether every step of the plan completed. */

@@ -41,11 +41,20 @@ import java.util.Set;
  *                     registered tools
  * @param stream       receives this turn's output as it is generated, instead of the loop's handler; empty for the
  *                     loop's
+ * @param eventListener receives the turn's {@link AgentEvent}s (seed 004's streamed protocol, see {@link AgentLoop});
+ *                     empty for none. With a listener, the tool calls of a round run one at a time, so that each
+ *                     tool_call is followed by its tool_result
+ * @param steering     polled after each tool call of a round; when it returns messages, the round's remaining calls
+ *                     are skipped (each gets an error tool result), the messages are appended and the model infers
+ *                     again. With a steering queue, the tool calls of a round run one at a time. Empty for none
+ * @param followUp     consulted when the model would stop with an answer; when it returns messages, they are appended
+ *                     and the turn continues. Empty for none
  */
 public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDouble topP, OptionalLong seed,
                           Map<String, Object> options, Optional<Set<String>> allowedTools,
                           Optional<ExecutionLifecycle> lifecycle, List<ToolDefinition> callerTools,
-                          Optional<StreamHandler> stream) {
+                          Optional<StreamHandler> stream, Optional<AgentEventListener> eventListener,
+                          Optional<MessageQueue> steering, Optional<MessageQueue> followUp) {
 
     /** No per-turn settings: the loop's configuration applies. */
     public static final TurnOptions DEFAULTS = builder().build();
@@ -63,6 +72,9 @@ public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDou
         Objects.requireNonNull(lifecycle, "lifecycle");
         callerTools = List.copyOf(callerTools);
         Objects.requireNonNull(stream, "stream");
+        Objects.requireNonNull(eventListener, "eventListener");
+        Objects.requireNonNull(steering, "steering");
+        Objects.requireNonNull(followUp, "followUp");
     }
 
     /** Starts building options; nothing is set. */
@@ -82,6 +94,9 @@ public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDou
         builder.lifecycle = lifecycle.orElse(null);
         builder.callerTools.addAll(callerTools);
         builder.stream = stream.orElse(null);
+        builder.eventListener = eventListener.orElse(null);
+        builder.steering = steering.orElse(null);
+        builder.followUp = followUp.orElse(null);
         return builder;
     }
 
@@ -96,6 +111,9 @@ public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDou
         private ExecutionLifecycle lifecycle;
         private final List<ToolDefinition> callerTools = new ArrayList<>();
         private StreamHandler stream;
+        private AgentEventListener eventListener;
+        private MessageQueue steering;
+        private MessageQueue followUp;
 
         private Builder() {
         }
@@ -160,10 +178,29 @@ public record TurnOptions(int maxTokens, OptionalDouble temperature, OptionalDou
             return this;
         }
 
+        /** Receives the turn's {@link AgentEvent}s; null for none. */
+        public Builder eventListener(AgentEventListener value) {
+            this.eventListener = value;
+            return this;
+        }
+
+        /** The steering queue polled between tool calls (see {@link TurnOptions#steering()}); null for none. */
+        public Builder steering(MessageQueue value) {
+            this.steering = value;
+            return this;
+        }
+
+        /** The follow-up queue consulted when the model would stop (see {@link TurnOptions#followUp()}); null for none. */
+        public Builder followUp(MessageQueue value) {
+            this.followUp = value;
+            return this;
+        }
+
         /** The options; {@code CONFIG_INVALID} for a negative token limit. */
         public TurnOptions build() {
             return new TurnOptions(maxTokens, temperature, topP, seed, options, Optional.ofNullable(allowedTools),
-                    Optional.ofNullable(lifecycle), callerTools, Optional.ofNullable(stream));
+                    Optional.ofNullable(lifecycle), callerTools, Optional.ofNullable(stream),
+                    Optional.ofNullable(eventListener), Optional.ofNullable(steering), Optional.ofNullable(followUp));
         }
     }
 }

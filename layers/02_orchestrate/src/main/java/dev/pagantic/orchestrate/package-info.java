@@ -48,6 +48,19 @@
  * {@link dev.pagantic.orchestrate.lifecycle}. Dependencies point one way: the facade uses this package, this package
  * uses the lifecycle and the SPI, and those use only core and inference. The architecture rules depend on this layout.
  *
+ * <h2>Streamed events (seed 004)</h2>
+ * An {@link dev.pagantic.orchestrate.AgentLoop} chat turn pushes {@link dev.pagantic.orchestrate.AgentEvent}s
+ * ({@code turn_start}, {@code steering_mode}, {@code thinking}, {@code tool_call}, {@code tool_result},
+ * {@code text_delta}, {@code turn_end}) to the {@link dev.pagantic.orchestrate.AgentEventListener} of its
+ * {@link dev.pagantic.orchestrate.TurnOptions}, whose {@code steering} and {@code followUp}
+ * {@link dev.pagantic.orchestrate.MessageQueue}s let the caller interrupt a tool round or continue the turn. A
+ * {@link dev.pagantic.orchestrate.PlanExecutor} pushes {@link dev.pagantic.orchestrate.PlanEvent}s
+ * ({@code plan_created}, {@code plan_step_start}, {@code plan_step_end}) to its
+ * {@link dev.pagantic.orchestrate.PlanEventListener}, and a {@link dev.pagantic.orchestrate.Replanner} may revise the
+ * remaining steps after a failure (each accepted revision is a {@link dev.pagantic.orchestrate.PlanTrace} in
+ * {@link dev.pagantic.orchestrate.PlanResult#revisions()}). The exact order is in the class comments of
+ * {@code AgentLoop} and {@code PlanExecutor}, and in {@code docs/layers/02-orchestrate-events.md}.
+ *
  * <h2>Conventions</h2>
  * Configurations are builders validated at {@code build()} (a missing engine is {@code CONFIG_NO_ENGINE}); defaults are
  * the specification's (max tokens 2048, max tool iterations 20, N 3). Every operation takes a

@@ -31,7 +31,8 @@ import tools.jackson.databind.node.ObjectNode;
  *  "output": {"schema": {"type": "object", ...}, "grammar": "root ::= ...", "repair_allowed": true,
  *             "strict_validation": true},
  *  "tools": ["search"],
- *  "caller_tools": [{"name": "get_time", "description": "...", "parameters": {"type": "object"}}]}
+ *  "caller_tools": [{"name": "get_time", "description": "...", "parameters": {"type": "object"}}],
+ *  "directive": {"iterations": 1, "primary": "small", "review": "large", "voters": ["a", "b"], "min_weight": 0}}
  * }</pre>
  * Every field but {@code messages} is optional. A message is {@code {"role", "content", "tool_calls": [{"id", "name",
  * "arguments"}], "tool_call_id", "name"}}. A response has {@code request_id}, {@code session_id}, {@code content},
@@ -68,6 +69,7 @@ public final class FacadeJson {
                 .output(output(root.path("output")));
         root.path("tools").forEach(name -> request.tools(name.asString()));
         root.path("caller_tools").forEach(tool -> request.callerTool(toolDefinition(tool)));
+        request.directive(directive(root.path("directive")));
         return request.build();
     }
 
@@ -95,6 +97,9 @@ public final class FacadeJson {
         request.callerTools().forEach(tool -> callerTools.add(JSON.createObjectNode().put("name", tool.name())
                 .put("description", tool.description())
                 .set("parameters", JSON.valueToTree(tool.parameters().toJsonSchema()))));
+        if (!request.directive().isNone()) {
+            root.set("directive", directiveNode(request.directive()));
+        }
         return JSON.writeValueAsString(root);
     }
 
@@ -251,6 +256,48 @@ public final class FacadeJson {
             }
         }
         return array;
+    }
+
+    private static Directive directive(JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) {
+            return Directive.NONE;
+        }
+        Checks.require(node.isObject(), "field 'directive' must be an object");
+        Directive.Builder directive = Directive.builder()
+                .iterations(integer(node, "iterations"))
+                .minWeight(integer(node, "min_weight"));
+        String primary = text(node, "primary");
+        String review = text(node, "review");
+        directive.primary(primary.isEmpty() ? null : primary).review(review.isEmpty() ? null : review);
+        JsonNode voters = node.path("voters");
+        Checks.require(voters.isMissingNode() || voters.isNull() || voters.isArray(),
+                "field 'voters' must be an array of engine ids");
+        List<String> ids = new ArrayList<>();
+        voters.forEach(id -> {
+            Checks.require(id.isString(), "a voter id must be a string");
+            ids.add(id.stringValue());
+        });
+        return directive.voters(ids).build();
+    }
+
+    private static ObjectNode directiveNode(Directive directive) {
+        ObjectNode node = JSON.createObjectNode().put("iterations", directive.iterations());
+        directive.primary().ifPresent(id -> node.put("primary", id));
+        directive.review().ifPresent(id -> node.put("review", id));
+        ArrayNode voters = node.putArray("voters");
+        directive.voters().forEach(voters::add);
+        node.put("min_weight", directive.minWeight());
+        return node;
+    }
+
+    private static int integer(JsonNode node, String field) {
+        JsonNode value = node.path(field);
+        if (value.isMissingNode() || value.isNull()) {
+            return 0;
+        }
+        Checks.require(value.isIntegralNumber() && value.canConvertToInt(), "field '" + field
+                + "' must be an integer");
+        return value.intValue();
     }
 
     // ------------------------------------------------------------------------------------------------------- parts

@@ -5,7 +5,8 @@ import java.util.Locale;
 /**
  * Which orchestration pattern serves a {@link SystemRequest} (seed 001's {@code Mode}, "chat | structured | plan |
  * redundant"). The facade routes on it: {@link #CHAT} to the AgentLoop, {@link #STRUCTURED} to the SpecializedLoop,
- * {@link #PLAN} to the Planner and PlanExecutor, {@link #REDUNDANT} to the RedundantLoop. The mode also decides which
+ * {@link #PLAN} to the Planner and PlanExecutor, {@link #REDUNDANT} to the RedundantLoop, and the multi-model modes {@link #ADVERSARIAL},
+ * {@link #VOTE} and {@link #REFINE} to {@code dev.pagantic.orchestrate.multimodel.MultiModel}. The mode also decides which
  * {@link SystemResponse} fields are produced (the seed's mode-to-pattern table).
  *
  * <p>Each mode has a stable lower-case wire name (what adapters read and write). More modes (the multi-model ones)
@@ -28,7 +29,22 @@ public enum Mode {
      * {@code redundant}: N structured inferences and a vote (RedundantLoop); produces Content, StructuredOutput,
      * Confidence, ConfidenceSource, TokenUsage. Needs a schema, since each replica is a SpecializedLoop call.
      */
-    REDUNDANT("redundant", true);
+    REDUNDANT("redundant", true),
+    /**
+     * {@code adversarial}: plan → critique → refine on catalogue engines (multi-model); produces Content (the refined
+     * plan), StructuredOutput ({@code initial_plan, critique, refined_plan, ...}), TokenUsage.
+     */
+    ADVERSARIAL("adversarial", false),
+    /**
+     * {@code vote}: N voters and a judge on catalogue engines (multi-model); produces Content (the selected response),
+     * StructuredOutput ({@code responses, selected, judge, ...}), TokenUsage.
+     */
+    VOTE("vote", false),
+    /**
+     * {@code refine}: an answer and self-improvement rounds (multi-model); produces Content (the final refinement),
+     * StructuredOutput ({@code refined_response, iterations, model, ...}), TokenUsage.
+     */
+    REFINE("refine", false);
 
     private final String wireName;
     private final boolean requiresSchema;
@@ -38,7 +54,7 @@ public enum Mode {
         this.requiresSchema = requiresSchema;
     }
 
-    /** The stable wire name: {@code chat}, {@code structured}, {@code plan} or {@code redundant}. */
+    /** The stable wire name: {@code chat}, {@code structured}, {@code plan}, {@code redundant}, ... */
     public String wireName() {
         return wireName;
     }
@@ -64,7 +80,8 @@ public enum Mode {
                 return mode;
             }
         }
-        throw Checks.invalid("unknown mode '" + name + "': expected chat, structured, plan or redundant");
+        throw Checks.invalid("unknown mode '" + name + "': expected chat, structured, plan, redundant, "
+                + "adversarial, vote or refine");
     }
 
     @Override

@@ -49,6 +49,13 @@ import dev.pagantic.orchestrate.StepType;
 import dev.pagantic.orchestrate.TurnOptions;
 import dev.pagantic.orchestrate.VotingStrategy;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
+import dev.pagantic.orchestrate.multimodel.AdversarialResult;
+import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
+import dev.pagantic.orchestrate.multimodel.EngineEntry;
+import dev.pagantic.orchestrate.multimodel.ModeSettings;
+import dev.pagantic.orchestrate.multimodel.MultiModel;
+import dev.pagantic.orchestrate.multimodel.RefineResult;
+import dev.pagantic.orchestrate.multimodel.VoteResult;
 import dev.pagantic.orchestrate.lifecycle.PatternPath;
 import dev.pagantic.orchestrate.lifecycle.Transition;
 import dev.pagantic.orchestrate.spi.Interceptor;
@@ -92,6 +99,10 @@ import tools.jackson.databind.json.JsonMapper;
  *       by step name), the tool calls of tool steps, usage.</li>
  *   <li>{@link Mode#REDUNDANT} → a {@link RedundantLoop}: content (the winner), structured output, confidence with
  *       source {@code voting}, usage.</li>
+ *   <li>{@link Mode#ADVERSARIAL}, {@link Mode#VOTE}, {@link Mode#REFINE} → {@link MultiModel} on the configured
+ *       {@linkplain Builder#catalogue catalogue} (or the orchestrator's engine alone), steered by the request's {@link Directive}: content (the refined
+ *       plan, the selected response, the final refinement), structured output (the mode's result object), usage
+ *       summed over every call.</li>
  * </ul>
  *
  * <h2>INIT and the contract</h2>
@@ -120,6 +131,9 @@ import tools.jackson.databind.json.JsonMapper;
  * ({@code ORCHESTRATION_CONCURRENT_USE}) rather than interleaved.
  */
 public final class Orchestrator implements AutoCloseable {
+
+    /** The catalogue id of the orchestrator's own engine when no catalogue is configured. */
+    public static final String DEFAULT_ENGINE_ID = "default";
 
     /** The default most live chat sessions. */
     public static final int DEFAULT_MAX_SESSIONS = 1024;
@@ -153,6 +167,7 @@ public final class Orchestrator implements AutoCloseable {
     private final int maxToolIterations;
     private final Consumer<ExecutionContext> executionListener;
     private final Sessions sessions;
+    private final MultiModel multiModel; // null: the multi-model modes are unavailable
 
     private Orchestrator(Builder b, Message systemMessage, ToolExecutor executor, boolean ownsExecutor,
                          ConversationStore store, boolean ownsStore) {
@@ -181,6 +196,7 @@ public final class Orchestrator implements AutoCloseable {
         this.maxToolIterations = b.maxToolIterations;
         this.executionListener = b.executionListener;
         this.sessions = new Sessions(store, b.maxSessions, b.sessionTtl, b.clock, systemMessage, this::agentLoop);
+        this.multiModel = multiModel(b, systemMessage);
     }
 
     /**
@@ -198,6 +214,18 @@ public final class Orchestrator implements AutoCloseable {
         }
         handlers.putAll(b.handlers);
         return Map.copyOf(handlers);
+    }
+
+    /** The multi-model modes on the catalogue, or, without one, on the orchestrator's engine alone. */
+    private static MultiModel multiModel(Builder b, Message systemMessage) {
+        EngineCatalogue catalogue = b.catalogue != null ? b.catalogue
+                : EngineCatalogue.builder().add(EngineEntry.of(DEFAULT_ENGINE_ID, b.engine, 1)).build();
+        MultiModel.Builder modes = MultiModel.builder().catalogue(catalogue).maxTokens(b.maxTokens)
+                .executor(b.replicaExecutor);
+        if (systemMessage != null) {
+            modes.systemPrompt(systemMessage.content());
+        }
+        return modes.build();
     }
 
     /** Starts building an orchestrator; an engine is required. */
@@ -240,6 +268,7 @@ public final class Orchestrator implements AutoCloseable {
                 case STRUCTURED -> structured(ctx, req, options, grammar);
                 case PLAN -> plan(ctx, req, lifecycle, execution);
                 case REDUNDANT -> redundant(ctx, req, options, grammar, execution);
+                case ADVERSARIAL, VOTE, REFINE -> multiModel(ctx, req, lifecycle);
             };
         } catch (PaganticException failure) {
             response = failed(req, lifecycle, failure, TokenUsage.ZERO, List.of());
@@ -355,6 +384,44 @@ public final class Orchestrator implements AutoCloseable {
                 .tokenUsage(outcome.usage());
         parse(result.content()).ifPresent(response::structuredOutput);
         outcome.toolExecutions().forEach(e -> response.toolCallMade(ToolCallRecord.from(e)));
+        return response.build();
+    }
+
+    /**
+     * The multi-model modes on the catalogue's engines, the directive picking engines and rounds and the hints giving
+     * max tokens and temperature; the prompt is the last user message.
+     */
+    private SystemResponse multiModel(CallContext ctx, SystemRequest req, ExecutionLifecycle lifecycle) {
+        String task = lastUserMessage(req);
+        Directive directive = req.directive();
+        ModeSettings.Builder settings = ModeSettings.builder()
+                .iterations(directive.iterations())
+                .primary(directive.primary().orElse(null))
+                .review(directive.review().orElse(null))
+                .voters(directive.voters())
+                .minWeight(directive.minWeight())
+                .maxTokens(req.hints().maxTokens());
+        req.hints().temperature().ifPresent(settings::temperature);
+        ModeSettings knobs = settings.build();
+        lifecycle.prepare("selecting engines from the catalogue");
+        lifecycle.execute(req.mode().wireName() + " orchestration");
+        SystemResponse.Builder response = SystemResponse.builder().correlation(req);
+        switch (req.mode()) {
+            case ADVERSARIAL -> {
+                AdversarialResult result = multiModel.adversarial(ctx, task, knobs);
+                response.content(result.refinedPlan()).structuredOutput(result.toMap()).tokenUsage(result.usage());
+            }
+            case VOTE -> {
+                VoteResult result = multiModel.vote(ctx, task, knobs);
+                response.content(result.content()).structuredOutput(result.toMap()).tokenUsage(result.usage());
+            }
+            default -> {
+                RefineResult result = multiModel.refine(ctx, task, knobs);
+                response.content(result.refinedResponse()).structuredOutput(result.toMap())
+                        .tokenUsage(result.usage());
+            }
+        }
+        lifecycle.complete(req.mode().wireName() + "-orchestration");
         return response.build();
     }
 
@@ -579,6 +646,8 @@ public final class Orchestrator implements AutoCloseable {
             case STRUCTURED -> PatternPath.SPECIALIZED_LOOP;
             case PLAN -> PatternPath.PLAN_EXECUTOR;
             case REDUNDANT -> PatternPath.REDUNDANT_LOOP;
+            // several plain inferences and no validation gate: the agent loop's path
+            case ADVERSARIAL, VOTE, REFINE -> PatternPath.AGENT_LOOP;
         };
     }
 
@@ -620,6 +689,7 @@ public final class Orchestrator implements AutoCloseable {
         private int maxTokens = AgentLoop.DEFAULT_MAX_TOKENS;
         private int maxToolIterations = AgentLoop.DEFAULT_MAX_TOOL_ITERATIONS;
         private Consumer<ExecutionContext> executionListener;
+        private EngineCatalogue catalogue;
 
         private Builder() {
         }
@@ -775,6 +845,17 @@ public final class Orchestrator implements AutoCloseable {
         /** Receives each request's {@link ExecutionContext} when the request ends; none by default. */
         public Builder executionListener(Consumer<ExecutionContext> value) {
             this.executionListener = value;
+            return this;
+        }
+
+        /**
+         * The engines of the multi-model modes ({@link Mode#ADVERSARIAL}, {@link Mode#VOTE}, {@link Mode#REFINE});
+         * without one, those modes run on the orchestrator's engine alone (catalogue id
+         * {@value Orchestrator#DEFAULT_ENGINE_ID}), so that every mode works through every adapter. Voters run on the
+         * {@link #replicaExecutor} when set.
+         */
+        public Builder catalogue(EngineCatalogue value) {
+            this.catalogue = value;
             return this;
         }
 

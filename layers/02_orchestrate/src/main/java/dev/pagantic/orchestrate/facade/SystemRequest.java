@@ -33,6 +33,8 @@ import java.util.Set;
  *       OpenAI-protocol clients send). When the model calls one, the response hands the calls back
  *       ({@link FinishReason#TOOL_CALLS}, {@link SystemResponse#toolCallsRequested()}) and the caller's next request
  *       carries the results as tool messages.</li>
+ *   <li>{@code directive}: the knobs of the multi-model modes (iterations, primary/review engine, voters, weight
+ *       floor): a side channel read by the orchestrator, never forwarded to any model.</li>
  * </ul>
  *
  * <p><b>Where validation happens.</b> Construction ({@link Builder#build()} and the canonical constructor) checks
@@ -50,10 +52,18 @@ import java.util.Set;
  * @param output      the output contract
  * @param tools       the tool whitelist; empty for all
  * @param callerTools the tools the caller executes itself
+ * @param directive   the multi-model modes' knobs ({@link Directive}); never forwarded to a model
  */
 public record SystemRequest(String requestId, String sessionId, String traceId, List<Message> messages, Mode mode,
                             ExecutionHints hints, OutputContract output, List<String> tools,
-                            List<ToolDefinition> callerTools) {
+                            List<ToolDefinition> callerTools, Directive directive) {
+
+    /** The canonical form without a directive ({@link Directive#NONE}). */
+    public SystemRequest(String requestId, String sessionId, String traceId, List<Message> messages, Mode mode,
+                         ExecutionHints hints, OutputContract output, List<String> tools,
+                         List<ToolDefinition> callerTools) {
+        this(requestId, sessionId, traceId, messages, mode, hints, output, tools, callerTools, Directive.NONE);
+    }
 
     public SystemRequest {
         Checks.notNull(requestId, "requestId");
@@ -74,6 +84,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         for (ToolDefinition tool : callerTools) {
             Checks.require(seen.add(tool.name()), "caller tool '" + tool.name() + "' is defined twice");
         }
+        Checks.notNull(directive, "directive");
     }
 
     /** A builder: chat mode, no hints, no output contract, all tools. */
@@ -93,6 +104,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         builder.output = output;
         builder.tools.addAll(tools);
         builder.callerTools.addAll(callerTools);
+        builder.directive = directive;
         return builder;
     }
 
@@ -128,7 +140,8 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         if (request.equals(requestId) && trace.equals(traceId)) {
             return this;
         }
-        return new SystemRequest(request, sessionId, trace, messages, mode, hints, output, tools, callerTools);
+        return new SystemRequest(request, sessionId, trace, messages, mode, hints, output, tools, callerTools,
+                directive);
     }
 
     /** Whether this request belongs to a conversation the facade keeps. */
@@ -152,6 +165,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         private OutputContract output = OutputContract.none();
         private final List<String> tools = new ArrayList<>();
         private final List<ToolDefinition> callerTools = new ArrayList<>();
+        private Directive directive = Directive.NONE;
 
         private Builder() {
         }
@@ -239,6 +253,12 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
             return this;
         }
 
+        /** The multi-model modes' knobs; {@link Directive#NONE} by default. Never forwarded to a model. */
+        public Builder directive(Directive value) {
+            this.directive = Checks.notNull(value, "directive");
+            return this;
+        }
+
         /**
          * The request. Structural checks only; the envelope rules are {@link SystemRequest#validate()}.
          *
@@ -246,7 +266,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
          */
         public SystemRequest build() {
             return new SystemRequest(requestId, sessionId, traceId, messages, mode, hints, output, tools,
-                    callerTools);
+                    callerTools, directive);
         }
     }
 }

@@ -11,7 +11,7 @@ class ModeTest {
     @Test
     void modesHaveTheSpecificationsWireNames() {
         assertThat(Arrays.stream(Mode.values()).map(Mode::wireName))
-                .containsExactly("chat", "structured", "plan", "redundant");
+                .containsExactly("chat", "structured", "plan", "redundant", "adversarial", "vote", "refine");
     }
 
     @Test
@@ -21,6 +21,14 @@ class ModeTest {
         }
         assertThat(Mode.fromWireName(" Structured ")).isEqualTo(Mode.STRUCTURED);
         assertThat(Mode.REDUNDANT).hasToString("redundant");
+        assertThat(Mode.fromWireName("VOTE")).isEqualTo(Mode.VOTE);
+    }
+
+    @Test
+    void theMultiModelModesNeedNoSchema() {
+        assertThat(Mode.ADVERSARIAL.requiresSchema()).isFalse();
+        assertThat(Mode.VOTE.requiresSchema()).isFalse();
+        assertThat(Mode.REFINE.requiresSchema()).isFalse();
     }
 
     @Test
