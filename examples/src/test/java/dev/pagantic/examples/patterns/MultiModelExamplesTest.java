@@ -52,4 +52,12 @@ class MultiModelExamplesTest {
                 "calls: 3",
                 "reason: refine-orchestration");
     }
+
+    @Test
+    void planningProfileExampleUsesTheEngineOfTheRequiredWeight() {
+        assertThat(run(PlanningProfileExample::run)).containsExactly(
+                "engine: planner",
+                "plan: 1. Gather requirements. 2. Design. 3. Build. 4. Test.",
+                "reason: planning-orchestration");
+    }
 }
