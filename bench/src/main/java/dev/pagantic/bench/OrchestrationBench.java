@@ -1,0 +1,146 @@
+package dev.pagantic.bench;
+
+import dev.pagantic.core.Schema;
+import dev.pagantic.core.TokenUsage;
+import dev.pagantic.core.ToolCall;
+import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.Result;
+import dev.pagantic.observe.EventLog;
+import dev.pagantic.observe.InMemoryEventLog;
+import dev.pagantic.orchestrate.facade.Mode;
+import dev.pagantic.orchestrate.facade.Orchestrator;
+import dev.pagantic.orchestrate.facade.OutputContract;
+import dev.pagantic.orchestrate.facade.StaticPlanner;
+import dev.pagantic.orchestrate.facade.SystemRequest;
+import dev.pagantic.orchestrate.facade.SystemResponse;
+import dev.pagantic.tool.Tool;
+import dev.pagantic.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * What the orchestration costs around a zero-latency engine, through the facade: a chat turn with three tool rounds,
+ * a structured call on a ~2 KB object that needs repair and enum normalisation, a five-step plan and a three-replica
+ * redundant call; each with a no-op event log and with an in-memory one (the cost of recording events).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class OrchestrationBench {
+
+    /** Tool rounds in the chat turn; the engine answers after the last one. */
+    static final int TOOL_ROUNDS = 3;
+
+    @Param({"noop", "memory"})
+    public String eventLog;
+
+    private Orchestrator chat;
+    private Orchestrator structured;
+    private Orchestrator plan;
+    private Orchestrator redundant;
+    private final List<ReplayingEngine> engines = new ArrayList<>();
+
+    private static final SystemRequest CHAT = SystemRequest.builder().user("What is the weather in Paris, Oslo and Rome?")
+            .build();
+    private static final SystemRequest STRUCTURED = SystemRequest.builder().mode(Mode.STRUCTURED)
+            .user("List the inventory.").output(OutputContract.of(Payloads.SCHEMA)).build();
+    private static final SystemRequest PLAN = SystemRequest.builder().mode(Mode.PLAN).user("Write a story.").build();
+    private static final SystemRequest REDUNDANT = SystemRequest.builder().mode(Mode.REDUNDANT)
+            .user("Classify: I love it.").output(OutputContract.of(Schema.object()
+                    .required("sentiment", Schema.enumOf("positive", "negative", "neutral")).build())).build();
+
+    /** The weather tool both this benchmark and the LangChain4j one call. */
+    static Tool weatherTool() {
+        Schema city = Schema.object().required("city", Schema.string()).build();
+        return Tool.builder(ToolDefinition.of("get_weather", "Weather of a city", city))
+                .handler((ctx, args) -> "Sunny in " + args.get("city")).build();
+    }
+
+    /** Three tool-call results, then the answer. */
+    static List<Result> toolRounds() {
+        List<Result> script = new ArrayList<>();
+        String[] cities = {"Paris", "Oslo", "Rome"};
+        for (int i = 0; i < TOOL_ROUNDS; i++) {
+            script.add(Result.builder().toolCalls(List.of(ToolCall.of("call-" + i, "get_weather",
+                    Map.of("city", cities[i])))).usage(TokenUsage.of(20, 5)).build());
+        }
+        script.add(Result.builder().content("Sunny in Paris, Oslo and Rome.").usage(TokenUsage.of(40, 8)).build());
+        return script;
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        chat = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool())).build();
+        structured = orchestrator(List.of(Result.of(Payloads.messyJson(2048), TokenUsage.of(30, 600)))).build();
+        StringBuilder steps = new StringBuilder("{\"rationale\":\"five passes\",\"steps\":[");
+        for (int i = 1; i <= 5; i++) {
+            steps.append(i > 1 ? "," : "").append("{\"name\":\"pass").append(i).append("\",\"type\":\"infer\"}");
+        }
+        plan = orchestrator(List.of(Result.of("Once upon a time.", TokenUsage.of(10, 5))))
+                .planner(StaticPlanner.fromJson(steps.append("]}").toString())).build();
+        Result positive = Result.of("{\"sentiment\":\"positive\"}", TokenUsage.of(10, 5));
+        Result negative = Result.of("{\"sentiment\":\"negative\"}", TokenUsage.of(10, 5));
+        redundant = orchestrator(List.of(positive, positive, negative)).build();
+        // Fail fast on a benchmark that measures an error path rather than the work it names.
+        requireOk(chat.execute(CHAT), "chat");
+        requireOk(structured.execute(STRUCTURED), "structured");
+        requireOk(plan.execute(PLAN), "plan");
+        requireOk(redundant.execute(REDUNDANT), "redundant");
+        engines.forEach(ReplayingEngine::rewind);
+    }
+
+    private Orchestrator.Builder orchestrator(List<Result> script) {
+        ReplayingEngine engine = new ReplayingEngine(script);
+        engines.add(engine);
+        EventLog log = "memory".equals(eventLog) ? InMemoryEventLog.bounded(100_000) : EventLog.noOp();
+        return Orchestrator.builder().engine(engine).eventLog(log);
+    }
+
+    private static void requireOk(SystemResponse response, String what) {
+        if (response.error().isPresent()) {
+            throw new IllegalStateException(what + " failed: " + response.error().get());
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        for (Orchestrator orchestrator : List.of(chat, structured, plan, redundant)) {
+            orchestrator.close();
+        }
+    }
+
+    /** One chat turn: three tool rounds and the answer (four engine calls, three tool executions). */
+    @Benchmark
+    public SystemResponse chatThreeToolRounds() {
+        return chat.execute(CHAT);
+    }
+
+    /** One structured call: repair, enum normalisation and validation of a ~2 KB object. */
+    @Benchmark
+    public SystemResponse structured2KB() {
+        return structured.execute(STRUCTURED);
+    }
+
+    /** One plan of five infer steps. */
+    @Benchmark
+    public SystemResponse planFiveSteps() {
+        return plan.execute(PLAN);
+    }
+
+    /** One redundant call with three replicas and voting. */
+    @Benchmark
+    public SystemResponse redundantThree() {
+        return redundant.execute(REDUNDANT);
+    }
+}
