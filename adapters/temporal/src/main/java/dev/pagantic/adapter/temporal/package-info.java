@@ -1,7 +1,18 @@
 /**
- * Durable execution on Temporal (planned; not yet implemented): plans and orchestration modes run as workflows, with
- * each engine call, tool call or plan step run as an activity with its own retry policy and timeout, so that a long
- * multi-call execution survives process restarts and is visible in Temporal's UI.
+ * Durable execution on Temporal: {@link dev.pagantic.adapter.temporal.DurableOrchestrator} runs each
+ * {@link dev.pagantic.orchestrate.facade.SystemRequest} as a {@link dev.pagantic.adapter.temporal.RequestWorkflow}
+ * (workflow id = request id) in which every plan step (plan mode) or every engine and tool call (the other modes) is
+ * its own activity, retried according to the failure taxonomy (retryable error codes with backoff, the others never),
+ * so that a long multi-call execution survives worker restarts without running a completed call again, and is
+ * visible in Temporal's UI. Without a client, or when the cluster cannot be reached, requests run in process with
+ * the same results.
+ *
+ * <p>How: the workflow is deterministic and holds only data, the request JSON ({@link
+ * dev.pagantic.orchestrate.facade.FacadeJson}) and the journal of recorded outcomes. Each activity runs the request on
+ * the worker's orchestrator with an interceptor that answers the recorded invocations from the journal, runs the
+ * first unrecorded one, records its outcome and abandons the rest; the workflow appends the outcome and calls the
+ * next activity until a run needs no new invocation. The client rebuilds the final response the same way, from the
+ * journal alone. See docs/adapters-temporal.md.
  *
  * <p>Dependency rule: like the other adapters it uses orchestrate's facade
  * ({@code dev.pagantic.orchestrate.facade}) and core. It is the one named exception that also uses orchestrate's

@@ -1,0 +1,26 @@
+package dev.pagantic.adapter.temporal;
+
+/**
+ * The recorded outcome of one intercepted invocation (a plan step, an engine call or a tool call), as plain data that
+ * Temporal keeps in the workflow's history: either a result ({@code resultType} and {@code resultJson}, written by
+ * {@link ResultCodec}) or a failure ({@code errorCode} and {@code errorMessage}).
+ *
+ * @param kind         the invocation kind's name ({@code PLAN_STEP}, {@code INFERENCE} or {@code TOOL_CALL}); null
+ *                     for a failure
+ * @param name         the step, model or tool name the invocation ran; null for a failure
+ * @param resultType   the result's class name
+ * @param resultJson   the result as JSON
+ * @param errorCode    the {@link dev.pagantic.core.ErrorCode} name of a failed invocation
+ * @param errorMessage the failure's message
+ */
+public record JournalEntry(String kind, String name, String resultType, String resultJson, String errorCode,
+                           String errorMessage) {
+
+    static JournalEntry failure(String code, String message) {
+        return new JournalEntry(null, null, null, null, code, message);
+    }
+
+    boolean failed() {
+        return errorCode != null;
+    }
+}
