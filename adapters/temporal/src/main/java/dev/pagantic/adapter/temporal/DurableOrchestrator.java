@@ -187,11 +187,18 @@ public final class DurableOrchestrator implements AutoCloseable {
 
     /** The response the orchestrator gives when every engine and tool call answers as recorded; none runs again. */
     private SystemResponse rebuild(SystemRequest request, List<JournalEntry> journal) {
-        interceptor.open(request.requestId(), journal, ReplayInterceptor.Mode.REPLAY);
+        ReplayInterceptor.Session session;
+        try {
+            session = interceptor.open(request.requestId(), journal, ReplayInterceptor.Mode.REPLAY);
+        } catch (PaganticException stale) {
+            // A timed-out attempt of this request still hangs in this process's worker; the workflow's result stands
+            // in the history, but this process cannot replay it until that attempt ends.
+            return SystemResponse.failure(request, SystemError.of(stale.code(), stale.getMessage()));
+        }
         try {
             return orchestrator.execute(request);
         } finally {
-            interceptor.close(request.requestId());
+            interceptor.close(request.requestId(), session);
         }
     }
 
@@ -201,9 +208,6 @@ public final class DurableOrchestrator implements AutoCloseable {
                 Status.Code code = grpc.getStatus().getCode();
                 return code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
             }
-            if (t.getCause() == t) {
-                break;
-            }
         }
         return e instanceof WorkflowServiceException && e.getCause() == null;
     }
@@ -211,10 +215,9 @@ public final class DurableOrchestrator implements AutoCloseable {
     private static SystemError errorOf(WorkflowException e) {
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof ApplicationFailure app) {
-                for (ErrorCode code : ErrorCode.values()) {
-                    if (code.name().equals(app.getType())) {
-                        return SystemError.of(code, app.getOriginalMessage());
-                    }
+                ErrorCode code = RequestWorkflowImpl.errorCode(app.getType());
+                if (code != null) {
+                    return SystemError.of(code, app.getOriginalMessage());
                 }
             }
             if (t instanceof TimeoutFailure) {

@@ -11,6 +11,9 @@ import java.util.List;
 /** Runs {@link InvocationActivities} on an orchestrator built with the given {@link ReplayInterceptor}. */
 final class InvocationActivitiesImpl implements InvocationActivities {
 
+    /** The failure type of an attempt refused because an earlier attempt of its request still runs here. */
+    static final String EARLIER_ATTEMPT_RUNNING = "EARLIER_ATTEMPT_RUNNING";
+
     private final Orchestrator orchestrator;
     private final ReplayInterceptor interceptor;
 
@@ -22,8 +25,7 @@ final class InvocationActivitiesImpl implements InvocationActivities {
     @Override
     public Advance advance(String requestJson, List<JournalEntry> journal) {
         SystemRequest request = FacadeJson.requestFromJson(requestJson);
-        ReplayInterceptor.Session session = interceptor.open(request.requestId(), journal,
-                ReplayInterceptor.Mode.ADVANCE);
+        ReplayInterceptor.Session session = open(request, journal);
         SystemResponse response = null;
         try {
             response = orchestrator.execute(request);
@@ -34,7 +36,7 @@ final class InvocationActivitiesImpl implements InvocationActivities {
                 throw e;
             }
         } finally {
-            interceptor.close(request.requestId());
+            interceptor.close(request.requestId(), session);
         }
         PaganticException failure = session.failure();
         if (failure != null) {
@@ -49,5 +51,18 @@ final class InvocationActivitiesImpl implements InvocationActivities {
             return new Advance(session.recorded(), null);
         }
         return new Advance(null, FacadeJson.toJson(response));
+    }
+
+    /**
+     * Opens this attempt's session. An earlier attempt of the same request that timed out may still be running on
+     * this worker (a hung engine call): that is worth retrying once it ends, so it is reported as a retryable failure
+     * whose type is not an error code (ORCHESTRATION_CONCURRENT_USE itself is never retried by the taxonomy).
+     */
+    private ReplayInterceptor.Session open(SystemRequest request, List<JournalEntry> journal) {
+        try {
+            return interceptor.open(request.requestId(), journal, ReplayInterceptor.Mode.ADVANCE);
+        } catch (PaganticException busy) {
+            throw ApplicationFailure.newFailureWithCause(busy.getMessage(), EARLIER_ATTEMPT_RUNNING, busy);
+        }
     }
 }

@@ -35,8 +35,9 @@ final class ReplayInterceptor implements Interceptor {
         return session;
     }
 
-    void close(String requestId) {
-        sessions.remove(requestId);
+    /** Ends the session; a no-op when another session has taken the request id since (a stale attempt's close). */
+    void close(String requestId, Session session) {
+        sessions.remove(requestId, session);
     }
 
     @Override

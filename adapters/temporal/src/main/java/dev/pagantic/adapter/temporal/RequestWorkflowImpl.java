@@ -33,7 +33,7 @@ final class RequestWorkflowImpl implements RequestWorkflow {
                 }
                 journal.add(advance.next());
             } catch (ActivityFailure failure) {
-                if (failure.getCause() instanceof ApplicationFailure cause && isErrorCode(cause.getType())) {
+                if (failure.getCause() instanceof ApplicationFailure cause && errorCode(cause.getType()) != null) {
                     journal.add(JournalEntry.failure(cause.getType(), cause.getOriginalMessage()));
                 } else {
                     throw failure;
@@ -42,12 +42,13 @@ final class RequestWorkflowImpl implements RequestWorkflow {
         }
     }
 
-    private static boolean isErrorCode(String type) {
+    /** The error code an activity failure's type names, or null when it names none. */
+    static ErrorCode errorCode(String type) {
         for (ErrorCode code : ErrorCode.values()) {
             if (code.name().equals(type)) {
-                return true;
+                return code;
             }
         }
-        return false;
+        return null;
     }
 }
