@@ -179,7 +179,8 @@ public final class MainDemo {
         };
     }
 
-    private static Path modelDirectory() {
+    /** PAGANTIC_TEST_MODEL_DIR, or ../shared/models from the repository root (the folder holding .ci/run). */
+    static Path modelDirectory() {
         String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
         if (configured != null && !configured.isBlank()) {
             return Path.of(configured);

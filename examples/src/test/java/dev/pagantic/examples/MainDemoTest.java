@@ -57,9 +57,7 @@ class MainDemoTest {
     }
 
     private static Path modelDirectory() {
-        String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
-        Path dir = configured != null && !configured.isBlank() ? Path.of(configured) : root().resolve("../shared/models")
-                .normalize();
+        Path dir = MainDemo.modelDirectory();
         if (!Files.isRegularFile(dir.resolve(MainDemo.MODEL_FILE))) {
             String message = "no " + MainDemo.MODEL_FILE + " in " + dir + " (set PAGANTIC_TEST_MODEL_DIR)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -68,14 +66,5 @@ class MainDemoTest {
             Assumptions.abort(message);
         }
         return dir;
-    }
-
-    private static Path root() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(".ci/run"))) {
-                return dir;
-            }
-        }
-        return Path.of("").toAbsolutePath();
     }
 }

@@ -2,9 +2,7 @@ package dev.pagantic.examples.patterns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -13,11 +11,7 @@ import org.junit.jupiter.api.Test;
 class MultiModelExamplesTest {
 
     private static List<String> run(Consumer<PrintStream> example) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        try (PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
-            example.accept(out);
-        }
-        return buffer.toString(StandardCharsets.UTF_8).lines().toList();
+        return PatternExamplesTest.run(example);
     }
 
     @Test

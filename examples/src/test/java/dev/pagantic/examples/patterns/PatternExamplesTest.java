@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /** Runs every seed 000 example program and checks what it prints. */
 class PatternExamplesTest {
 
-    private static List<String> run(Consumer<PrintStream> example) {
+    /** The lines an example program prints. */
+    static List<String> run(Consumer<PrintStream> example) {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
             example.accept(out);

@@ -32,14 +32,19 @@ final class JsonSchemaReader {
         Map<String, Schema> properties = properties(document.get("properties"), pointer);
         List<String> enumValues = strings(document.get("enum"), pointer + "/enum");
         String type = type(document.get("type"), pointer, properties, enumValues);
-        return new Schema(type, text(document.get("description"), pointer + "/description"), properties,
-                strings(document.get("required"), pointer + "/required"), enumValues,
-                Optional.ofNullable(document.get("items")).map(items -> read(object(items, pointer + "/items"),
-                        pointer + "/items")),
-                count(document.get("minItems"), pointer + "/minItems"),
-                count(document.get("maxItems"), pointer + "/maxItems"),
-                count(document.get("maxLength"), pointer + "/maxLength"),
-                Optional.ofNullable(document.get("default")));
+        String description = text(document.get("description"), pointer + "/description");
+        List<String> required = strings(document.get("required"), pointer + "/required");
+        Optional<Schema> items = Optional.ofNullable(document.get("items"))
+                .map(value -> read(object(value, pointer + "/items"), pointer + "/items"));
+        OptionalInt minItems = count(document.get("minItems"), pointer + "/minItems");
+        OptionalInt maxItems = count(document.get("maxItems"), pointer + "/maxItems");
+        OptionalInt maxLength = count(document.get("maxLength"), pointer + "/maxLength");
+        try {
+            return new Schema(type, description, properties, required, enumValues, items, minItems, maxItems,
+                    maxLength, Optional.ofNullable(document.get("default")));
+        } catch (PaganticException refused) { // the schema's own checks: an unknown type, a misplaced keyword...
+            throw invalid(pointer, refused.description());
+        }
     }
 
     private static String type(Object value, String pointer, Map<String, Schema> properties, List<String> enums) {

@@ -4,7 +4,6 @@ import dev.pagantic.constraint.ConstraintPipeline;
 import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
-import dev.pagantic.core.FailureCategory;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
@@ -26,7 +25,6 @@ import dev.pagantic.observe.Event;
 import dev.pagantic.observe.EventError;
 import dev.pagantic.observe.EventLog;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
-import dev.pagantic.orchestrate.lifecycle.LifecycleState;
 import dev.pagantic.orchestrate.lifecycle.PatternPath;
 import dev.pagantic.orchestrate.lifecycle.TransitionListener;
 import dev.pagantic.orchestrate.spi.Interceptor;
@@ -394,12 +392,7 @@ public final class AgentLoop implements AutoCloseable {
 
     /** Guards a turn against concurrent use, appends the new messages, and rolls the history back on failure. */
     private AgentTurn turn(CallContext ctx, List<Message> newMessages, TurnOptions options, TurnBody body) {
-        ExecutionLifecycle given = options.lifecycle().orElse(null);
-        if (given != null && given.state().current() != LifecycleState.INIT
-                && given.state().current() != LifecycleState.PLAN) {
-            throw PaganticException.of(ErrorCode.CONFIG_INVALID,
-                    "a turn needs a lifecycle in INIT or PLAN, not " + given.state().current());
-        }
+        ExecutionLifecycle given = Phases.requireStartable(options.lifecycle()).orElse(null);
         if (!busy.compareAndSet(false, true)) {
             PaganticException refused = PaganticException.builder(ErrorCode.ORCHESTRATION_CONCURRENT_USE,
                             "this AgentLoop is already running a turn; a loop serves one caller at a time")

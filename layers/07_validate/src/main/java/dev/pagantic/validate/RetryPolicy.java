@@ -215,12 +215,6 @@ public final class RetryPolicy {
         return RetryDecision.retryAfter(delay);
     }
 
-    /**
-     * Runs the work, retrying as the policy allows, and reports every attempt. Never throws a
-     * {@link PaganticException} (the failure is in the outcome); other exceptions from the work propagate.
-     *
-     * @throws NullPointerException when the work returns null
-     */
     /** The wait a failure asks for in its {@value #RETRY_AFTER_DETAIL} detail; zero when it asks for none. */
     private static Duration askedDelay(PaganticException failure) {
         Object millis = failure.details().get(RETRY_AFTER_DETAIL);
@@ -230,6 +224,12 @@ public final class RetryPolicy {
         return Duration.ZERO;
     }
 
+    /**
+     * Runs the work, retrying as the policy allows, and reports every attempt. Never throws a
+     * {@link PaganticException} (the failure is in the outcome); other exceptions from the work propagate.
+     *
+     * @throws NullPointerException when the work returns null
+     */
     public <T> RetryOutcome<T> run(CallContext context, Work<T> work) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(work, "work");

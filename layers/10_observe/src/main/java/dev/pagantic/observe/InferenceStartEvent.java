@@ -28,7 +28,7 @@ public record InferenceStartEvent(EventContext context, int messageCount, int to
         Objects.requireNonNull(context, "context");
         Checks.requireNonNegative(messageCount, "message_count");
         Checks.requireNonNegative(toolDefsCount, "tool_defs_count");
-        if (!Double.isNaN(temperature) && (!Double.isFinite(temperature) || temperature < 0)) {
+        if (Double.isInfinite(temperature) || temperature < 0) {
             throw Checks.invalid("temperature", "temperature must be finite and not negative: " + temperature);
         }
     }

@@ -73,6 +73,7 @@ public final class ApiServer implements AutoCloseable {
 
     private final EventTimeline timeline; // null: no event log wired
     private final String modelName;
+    private final byte[] playgroundPage; // null: not packaged
     private final String host;
     private final int requestedPort;
     private final byte[] token; // null: no authentication
@@ -96,6 +97,7 @@ public final class ApiServer implements AutoCloseable {
         this.orchestrator = b.orchestrator;
         this.timeline = b.events == null ? null : new EventTimeline(b.events);
         this.modelName = b.modelName;
+        this.playgroundPage = readPlayground();
         this.host = b.host;
         this.requestedPort = b.port;
         this.token = b.bearerToken == null ? null : b.bearerToken.getBytes(StandardCharsets.UTF_8);
@@ -305,12 +307,16 @@ public final class ApiServer implements AutoCloseable {
      * bearer token the user types in.
      */
     private void playground(Context ctx) {
+        if (playgroundPage == null) {
+            send(ctx, HttpStatuses.NOT_FOUND, nativeError("NOT_FOUND", "the playground page is not packaged"));
+            return;
+        }
+        ctx.contentType("text/html; charset=utf-8").result(playgroundPage);
+    }
+
+    private static byte[] readPlayground() {
         try (InputStream page = ApiServer.class.getResourceAsStream(PLAYGROUND)) {
-            if (page == null) {
-                send(ctx, HttpStatuses.NOT_FOUND, nativeError("NOT_FOUND", "the playground page is not packaged"));
-                return;
-            }
-            ctx.contentType("text/html; charset=utf-8").result(page.readAllBytes());
+            return page == null ? null : page.readAllBytes();
         } catch (IOException unreadable) {
             throw new UncheckedIOException(unreadable);
         }

@@ -1,7 +1,6 @@
 package dev.pagantic.adapter.api;
 
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
-import dev.pagantic.engine.llamacpp.LlamaRuntime;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.RequestTimelines;
@@ -83,7 +82,6 @@ public final class ApiServerMain {
     static Running start(ServerOptions options, PrintStream out) {
         Objects.requireNonNull(options, "options");
         RequestTimelines events = RequestTimelines.create(TIMELINE_CAPACITY);
-        LlamaRuntime runtime = null;
         Engine engine;
         String modelName;
         if (options.model().isPresent()) {
@@ -91,8 +89,8 @@ public final class ApiServerMain {
             if (!Files.isRegularFile(model)) {
                 throw new IllegalArgumentException("no model file at " + model);
             }
-            runtime = LlamaRuntime.builder().build();
-            LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model).runtime(runtime)
+            // No runtime given: the engine loads the model into a private one and closes it with itself.
+            LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model)
                     .parallel(options.maxConcurrent()).gpuLayers(options.gpuLayers());
             if (options.contextSize() > 0) {
                 llama.contextSize(options.contextSize());
@@ -117,7 +115,14 @@ public final class ApiServerMain {
         if (!options.systemPrompt().isEmpty()) {
             orchestrator.systemPrompt(options.systemPrompt());
         }
-        Running running = new Running(engine, runtime, orchestrator.build());
+        Orchestrator built;
+        try {
+            built = orchestrator.build();
+        } catch (RuntimeException invalid) {
+            engine.close();
+            throw invalid;
+        }
+        Running running = new Running(engine, built);
         try {
             running.server = ApiServer.builder().orchestrator(running.orchestrator).timelines(events)
                     .modelName(modelName).host(options.host()).port(options.port())
@@ -135,13 +140,11 @@ public final class ApiServerMain {
     /** A started server with the orchestrator and engine it owns; closing stops them in order. */
     static final class Running implements AutoCloseable {
         private final Engine engine;
-        private final LlamaRuntime runtime; // null: none
         private final Orchestrator orchestrator;
         private ApiServer server;
 
-        private Running(Engine engine, LlamaRuntime runtime, Orchestrator orchestrator) {
+        private Running(Engine engine, Orchestrator orchestrator) {
             this.engine = engine;
-            this.runtime = runtime;
             this.orchestrator = orchestrator;
         }
 
@@ -156,9 +159,6 @@ public final class ApiServerMain {
             }
             orchestrator.close();
             engine.close();
-            if (runtime != null) {
-                runtime.close();
-            }
         }
     }
 

@@ -3,8 +3,8 @@ package dev.pagantic.adapter.cli;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
-import dev.pagantic.engine.llamacpp.LlamaRuntime;
 import dev.pagantic.engine.openai.OpenAiCompatibleEngine;
+import dev.pagantic.inference.Engine;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ final class EngineSelection implements EngineFactory {
             + "(a scripted fake engine, to try the command without a model)";
 
     @Override
-    public EngineHandle open(EngineOptions options, Invocation invocation) {
+    public Engine open(EngineOptions options, Invocation invocation) {
         boolean llamaCpp = options.model().isPresent();
         boolean openAi = options.endpoint().isPresent() || options.modelName().isPresent();
         boolean scripted = !options.scripted().isEmpty();
@@ -50,7 +50,7 @@ final class EngineSelection implements EngineFactory {
     }
 
     /** An OpenAI-compatible engine for the endpoint; both --endpoint and --model-name are needed. */
-    private static EngineHandle openAi(EngineOptions options) {
+    private static Engine openAi(EngineOptions options) {
         if (options.endpoint().isEmpty() || options.modelName().isEmpty()) {
             throw PaganticException.of(ErrorCode.CONFIG_INVALID,
                     "an OpenAI-compatible server needs both --endpoint URL and --model-name NAME");
@@ -62,39 +62,36 @@ final class EngineSelection implements EngineFactory {
         if (apiKey != null && !apiKey.isBlank()) {
             engine.apiKey(apiKey);
         }
-        return EngineHandle.of(engine.build());
+        return engine.build();
     }
 
-    private static EngineHandle scripted(List<String> replies) {
+    private static Engine scripted(List<String> replies) {
         ScriptedEngine.Builder script = ScriptedEngine.builder();
         for (String reply : replies) {
             script.reply(reply);
         }
-        return EngineHandle.of(script.build());
+        return script.build();
     }
 
     /**
-     * A llama.cpp engine on a runtime of its own, closed with it. The model loads in {@code build()}; the load
-     * listener only marks that reading started (the binding reports no progress in between), and this method, which
-     * sees {@code build()} return or throw, ends the indicator.
+     * A llama.cpp engine on a private runtime, which the engine closes with itself. The model loads in
+     * {@code build()}; the load listener only marks that reading started (the binding reports no progress in
+     * between), and this method, which sees {@code build()} return or throw, ends the indicator.
      */
-    private static EngineHandle llamaCpp(EngineOptions options, Path model, Invocation invocation) {
-        LlamaRuntime runtime = LlamaRuntime.builder().build();
+    private static Engine llamaCpp(EngineOptions options, Path model, Invocation invocation) {
         LoadProgress progress = new LoadProgress(invocation.err(), model, invocation.terminal());
+        LlamaCppEngine.Builder engine = LlamaCppEngine.builder()
+                .modelPath(model)
+                .loadListener(event -> progress.started());
+        options.contextSize().ifPresent(engine::contextSize);
+        options.threads().ifPresent(engine::threads);
+        options.gpuLayers().ifPresent(engine::gpuLayers);
         try {
-            LlamaCppEngine.Builder engine = LlamaCppEngine.builder()
-                    .runtime(runtime)
-                    .modelPath(model)
-                    .loadListener(event -> progress.started());
-            options.contextSize().ifPresent(engine::contextSize);
-            options.threads().ifPresent(engine::threads);
-            options.gpuLayers().ifPresent(engine::gpuLayers);
             LlamaCppEngine built = engine.build();
             progress.finished(true);
-            return new EngineHandle(built, List.of(runtime));
+            return built;
         } catch (RuntimeException failure) {
             progress.finished(false);
-            runtime.close();
             throw failure;
         }
     }

@@ -1,6 +1,7 @@
 package dev.pagantic.adapter.cli;
 
 import dev.pagantic.core.Message;
+import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
 import dev.pagantic.orchestrate.facade.FacadeJson;
@@ -63,9 +64,9 @@ abstract class ModelCommand implements Callable<Integer> {
         prepare();
         String text = readsPromptItself() ? "" : promptText();
         RequestTimelines timeline = RequestTimelines.create(16);
-        try (EngineHandle handle = invocation.engines().open(engine.orElse(root.engine()), invocation)) {
+        try (Engine opened = invocation.engines().open(engine.orElse(root.engine()), invocation)) {
             Orchestrator.Builder builder = Orchestrator.builder()
-                    .engine(handle.engine())
+                    .engine(opened)
                     .eventLog(timeline);
             request.system().ifPresent(builder::systemPrompt);
             configure(builder);

@@ -33,7 +33,7 @@ final class Cli {
 
     /** A run whose engine is the given one, whatever the engine options say. */
     static Run runWithEngine(Engine engine, String input, String... args) {
-        return run((options, invocation) -> EngineHandle.of(engine), input, new Cancellation(), args);
+        return run((options, invocation) -> engine, input, new Cancellation(), args);
     }
 
     /** A run through {@link PaganticCli#run}, the public entry point. */

@@ -92,7 +92,7 @@ class ExitCodesTest {
         Cancellation ctrlC = new Cancellation();
 
         CompletableFuture<Cli.Run> running = CompletableFuture.supplyAsync(() ->
-                Cli.run((options, invocation) -> EngineHandle.of(slow), "", ctrlC, "chat", "hello"));
+                Cli.run((options, invocation) -> slow, "", ctrlC, "chat", "hello"));
         Thread.sleep(250);
         ctrlC.cancel("interrupted (Ctrl-C)");
         Cli.Run run = running.get(10, TimeUnit.SECONDS);

@@ -1,7 +1,6 @@
 package dev.pagantic.adapter.tui;
 
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
-import dev.pagantic.engine.llamacpp.LlamaRuntime;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.testkit.ScriptedEngine;
@@ -16,13 +15,11 @@ import java.util.Objects;
  */
 final class TuiWiring implements AutoCloseable {
 
-    private final LlamaRuntime runtime; // null in scripted mode
     private final Engine engine;
     private final ToolSet tools;
     private final Orchestrator orchestrator;
 
-    private TuiWiring(LlamaRuntime runtime, Engine engine, ToolSet tools, Orchestrator orchestrator) {
-        this.runtime = runtime;
+    private TuiWiring(Engine engine, ToolSet tools, Orchestrator orchestrator) {
         this.engine = engine;
         this.tools = tools;
         this.orchestrator = orchestrator;
@@ -44,27 +41,22 @@ final class TuiWiring implements AutoCloseable {
         }
         ToolSet tools = toolSet.build();
         if (options.scripted()) {
-            return wire(null, scriptedEngine(options), tools, options);
+            return wire(scriptedEngine(options), tools, options);
         }
         Path model = options.model().orElseThrow();
         status.println("loading " + model + " ...");
         status.flush();
-        LlamaRuntime runtime = LlamaRuntime.builder().build();
-        try {
-            LlamaCppEngine.Builder engine = LlamaCppEngine.builder().runtime(runtime).modelPath(model);
-            if (options.contextSize() > 0) {
-                engine.contextSize(options.contextSize());
-            }
-            if (options.threads() > 0) {
-                engine.threads(options.threads());
-            }
-            TuiWiring wiring = wire(runtime, engine.build(), tools, options);
-            status.println("loaded " + model.getFileName());
-            return wiring;
-        } catch (RuntimeException failed) {
-            runtime.close();
-            throw failed;
+        // No runtime given: the engine loads the model into a private one and closes it with itself.
+        LlamaCppEngine.Builder engine = LlamaCppEngine.builder().modelPath(model);
+        if (options.contextSize() > 0) {
+            engine.contextSize(options.contextSize());
         }
+        if (options.threads() > 0) {
+            engine.threads(options.threads());
+        }
+        TuiWiring wiring = wire(engine.build(), tools, options);
+        status.println("loaded " + model.getFileName());
+        return wiring;
     }
 
     /** The orchestrator, for the chat loop. */
@@ -77,23 +69,17 @@ final class TuiWiring implements AutoCloseable {
         return tools;
     }
 
-    /** Closes the orchestrator, the engine and the model runtime. */
+    /** Closes the orchestrator and the engine (with the engine, its model runtime). */
     @Override
     public void close() {
         try {
             orchestrator.close();
         } finally {
-            try {
-                engine.close();
-            } finally {
-                if (runtime != null) {
-                    runtime.close();
-                }
-            }
+            engine.close();
         }
     }
 
-    private static TuiWiring wire(LlamaRuntime runtime, Engine engine, ToolSet tools, TuiOptions options) {
+    private static TuiWiring wire(Engine engine, ToolSet tools, TuiOptions options) {
         try {
             Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine);
             if (!tools.isEmpty()) {
@@ -103,7 +89,7 @@ final class TuiWiring implements AutoCloseable {
             if (options.maxTokens() > 0) {
                 orchestrator.maxTokens(options.maxTokens());
             }
-            return new TuiWiring(runtime, engine, tools, orchestrator.build());
+            return new TuiWiring(engine, tools, orchestrator.build());
         } catch (RuntimeException failed) {
             engine.close();
             throw failed;

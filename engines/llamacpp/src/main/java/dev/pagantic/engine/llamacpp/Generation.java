@@ -54,13 +54,9 @@ final class Generation {
         ctx.throwIfDone();
         return model.withSlot(ctx, llama -> {
             String prompt = PromptRenderer.render(llama, request.messages(), tools, options.templateSwitches());
-            int promptTokens = countPromptTokens(llama, prompt);
+            int promptTokens = tokensThatFit(llama, "the prompt", prompt, contextWindow - MIN_ANSWER_TOKENS,
+                    contextWindow);
             int budget = contextWindow - promptTokens;
-            if (budget < MIN_ANSWER_TOKENS) {
-                throw PaganticException.builder(ErrorCode.INFERENCE_CONTEXT_EXCEEDED, "the prompt takes "
-                                + promptTokens + " tokens of the " + contextWindow + "-token context window")
-                        .detail("prompt_tokens", promptTokens).detail("context_window", contextWindow).build();
-            }
             int limit = request.maxTokens() > 0 ? Math.min(request.maxTokens(), budget) : budget;
             InferenceParameters parameters = parameters(prompt, limit, grammar, options);
             return generate(llama, parameters, promptTokens, limit, grammar, !tools.isEmpty());
@@ -94,8 +90,18 @@ final class Generation {
                 && messages.get(messages.size() - 1).role() != dev.pagantic.core.Role.TOOL;
     }
 
-    private static int countPromptTokens(LlamaModel llama, String prompt) {
-        return llama.encode(prompt).length + 1; // the beginning-of-sequence token the server adds
+    /**
+     * The tokens the text takes, with the beginning-of-sequence token the server adds, or
+     * {@code INFERENCE_CONTEXT_EXCEEDED} when they are more than {@code maxTokens}.
+     */
+    static int tokensThatFit(LlamaModel llama, String what, String text, int maxTokens, int contextWindow) {
+        int tokens = llama.encode(text).length + 1;
+        if (tokens > maxTokens) {
+            throw PaganticException.builder(ErrorCode.INFERENCE_CONTEXT_EXCEEDED, what + " takes " + tokens
+                            + " tokens of the " + contextWindow + "-token context window")
+                    .detail("prompt_tokens", tokens).detail("context_window", contextWindow).build();
+        }
+        return tokens;
     }
 
     private InferenceParameters parameters(String prompt, int limit, GbnfGrammar grammar, RequestOptions options) {

@@ -130,12 +130,7 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
             throw PaganticException.of(ErrorCode.CONFIG_INVALID, "the text holds a NUL character");
         }
         return model.withSlot(context, llama -> {
-            int tokens = llama.encode(text).length + 1;
-            if (tokens > info.contextWindow()) {
-                throw PaganticException.builder(ErrorCode.INFERENCE_CONTEXT_EXCEEDED, "the text takes " + tokens
-                        + " tokens of the " + info.contextWindow() + "-token context window")
-                        .detail("prompt_tokens", tokens).detail("context_window", info.contextWindow()).build();
-            }
+            Generation.tokensThatFit(llama, "the text", text, info.contextWindow(), info.contextWindow());
             return llama.embed(text);
         });
     }

@@ -30,10 +30,6 @@ final class SharedModel {
         this.slots = new Semaphore(spec.parallel(), true);
     }
 
-    ModelSpec spec() {
-        return spec;
-    }
-
     /** Whether close has begun: a running generation must stop at its next token. */
     boolean closing() {
         return closing;

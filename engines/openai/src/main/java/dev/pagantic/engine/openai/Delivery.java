@@ -22,29 +22,24 @@ final class Delivery {
 
     void content(String delta) {
         if (!delta.isEmpty()) {
-            try {
-                handler.onContent(delta);
-            } catch (RuntimeException failure) {
-                throw new HandlerFailure(failure);
-            }
-            context.throwIfDone();
+            deliver(() -> handler.onContent(delta));
         }
     }
 
     void reasoning(String delta) {
         if (!delta.isEmpty()) {
-            try {
-                handler.onReasoning(delta);
-            } catch (RuntimeException failure) {
-                throw new HandlerFailure(failure);
-            }
-            context.throwIfDone();
+            deliver(() -> handler.onReasoning(delta));
         }
     }
 
     void toolCall(ToolCall call) {
+        deliver(() -> handler.onToolCall(call));
+    }
+
+    /** Runs one handler callback, wrapping what it throws, then checks the context. */
+    private void deliver(Runnable callback) {
         try {
-            handler.onToolCall(call);
+            callback.run();
         } catch (RuntimeException failure) {
             throw new HandlerFailure(failure);
         }

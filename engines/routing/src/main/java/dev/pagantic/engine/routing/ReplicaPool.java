@@ -73,10 +73,6 @@ final class ReplicaPool {
         this.states = List.copyOf(list);
     }
 
-    int size() {
-        return engines.size();
-    }
-
     String name(int index) {
         return names.get(index);
     }

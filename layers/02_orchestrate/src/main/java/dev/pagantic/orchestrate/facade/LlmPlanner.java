@@ -7,7 +7,6 @@ import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
-import dev.pagantic.core.Role;
 import dev.pagantic.core.Schema;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
@@ -18,20 +17,16 @@ import dev.pagantic.inference.grammar.GbnfGrammar;
 import dev.pagantic.orchestrate.ExecutionPlan;
 import dev.pagantic.orchestrate.PlanPolicy;
 import dev.pagantic.orchestrate.PlanTrace;
-import dev.pagantic.orchestrate.Step;
 import dev.pagantic.orchestrate.StepInput;
 import dev.pagantic.orchestrate.StepType;
 import dev.pagantic.orchestrate.spi.Interceptor;
 import dev.pagantic.orchestrate.spi.Invocation;
 import dev.pagantic.orchestrate.spi.InvocationKind;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
@@ -212,9 +207,9 @@ public final class LlmPlanner implements Planner {
         }
         ValidationReport report = (useGrammar ? grammarPipeline : plainPipeline).process(result.content());
         JsonNode answer = report.value();
-        ExecutionPlan plan = ExecutionPlan.of(PlanJson.steps(answer.path("steps"), lastUserMessage(request)));
+        ExecutionPlan plan = ExecutionPlan.of(PlanJson.steps(answer.path("steps"), PlanJson.lastUserMessage(request)));
         policy.check(plan, registered);
-        String rationale = text(answer.path("rationale")).strip();
+        String rationale = PlanJson.text(answer.path("rationale")).strip();
         return plan.withTrace(PlanTrace.forPlan(plannerId, rationale, ctx.now(), plan));
     }
 
@@ -236,20 +231,6 @@ public final class LlmPlanner implements Planner {
                     .append(message.content());
         }
         return text.toString();
-    }
-
-    private static Optional<String> lastUserMessage(SystemRequest request) {
-        List<Message> messages = request.messages();
-        for (int i = messages.size() - 1; i >= 0; i--) {
-            if (messages.get(i).role() == Role.USER) {
-                return Optional.of(messages.get(i).content());
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static String text(JsonNode node) {
-        return node.isString() ? node.stringValue() : "";
     }
 
     private static List<String> names(Collection<StepType> types) {

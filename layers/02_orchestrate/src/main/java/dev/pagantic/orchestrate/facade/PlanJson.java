@@ -1,7 +1,9 @@
 package dev.pagantic.orchestrate.facade;
 
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Role;
 import dev.pagantic.orchestrate.Step;
 import dev.pagantic.orchestrate.StepInput;
 import dev.pagantic.orchestrate.StepType;
@@ -52,6 +54,17 @@ final class PlanJson {
             }
         }
         return steps;
+    }
+
+    /** The content of the request's last user message; empty when it has none. */
+    static Optional<String> lastUserMessage(SystemRequest request) {
+        List<Message> messages = request.messages();
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role() == Role.USER) {
+                return Optional.of(messages.get(i).content());
+            }
+        }
+        return Optional.empty();
     }
 
     static String text(JsonNode node) {

@@ -95,22 +95,13 @@ public final class StaticPlanner implements Planner {
         String rationale = PlanJson.text(document.path("rationale"));
         Builder builder = builder().lookup(request -> {
             try {
-                return ExecutionPlan.of(PlanJson.steps(steps, lastUserMessage(request)));
+                return ExecutionPlan.of(PlanJson.steps(steps, PlanJson.lastUserMessage(request)));
             } catch (PaganticException invalid) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid plan: " + invalid.description(),
                         invalid);
             }
         });
         return (rationale.isBlank() ? builder : builder.rationale(rationale)).build();
-    }
-
-    private static java.util.Optional<String> lastUserMessage(SystemRequest request) {
-        for (int i = request.messages().size() - 1; i >= 0; i--) {
-            if (request.messages().get(i).role() == dev.pagantic.core.Role.USER) {
-                return java.util.Optional.of(request.messages().get(i).content());
-            }
-        }
-        return java.util.Optional.empty();
     }
 
     /** Starts a planner; exactly one of {@link Builder#plan}, {@link Builder#lookup} and {@link Builder#table} is set. */
