@@ -11,6 +11,12 @@ import dev.pagantic.engine.llamacpp.LlamaCppEngine;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.orchestrate.facade.ExecutionHints;
+import dev.pagantic.orchestrate.facade.Mode;
+import dev.pagantic.orchestrate.facade.Orchestrator;
+import dev.pagantic.orchestrate.facade.OutputContract;
+import dev.pagantic.orchestrate.facade.SystemRequest;
+import dev.pagantic.orchestrate.facade.SystemResponse;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +73,9 @@ public final class LlamaBench {
             compareWithRaw(engine, raw);
             compareGrammar(engine);
             growingChat(engine);
+            growingChatRaw(raw, false);
+            growingChatRaw(raw, true);
+            redundantVersusSingle(engine);
         }
     }
 
@@ -135,6 +144,105 @@ public final class LlamaBench {
                 median(constrainedRates) / median(freeRates));
     }
 
+    /**
+     * The same growing chat straight through the binding, the chat template applied by {@code applyTemplate}, with
+     * the server's prompt cache (reuse of the evaluated prefix) off or on: the control for the engine's figures.
+     */
+    private void growingChatRaw(LlamaModel raw, boolean cachePrompt) {
+        double[][] ttft = new double[runs][10];
+        for (int r = -1; r < runs; r++) {
+            StringBuilder messages = new StringBuilder();
+            for (int turn = 0; turn < 10; turn++) {
+                messages.append(messages.length() == 0 ? "" : ",").append("{\"role\":\"user\",\"content\":")
+                        .append(JSON_STRING.apply(userTurn(r, turn))).append('}');
+                String prompt = raw.applyTemplate("{\"messages\":[" + messages + "],\"add_generation_prompt\":true}");
+                InferenceParameters parameters = new InferenceParameters(prompt).setNPredict(24).setTemperature(0)
+                        .setSeed((int) SEED).setCachePrompt(cachePrompt);
+                long start = System.nanoTime();
+                long first = 0;
+                StringBuilder answer = new StringBuilder();
+                for (LlamaOutput piece : raw.generate(parameters)) {
+                    if (first == 0 && !piece.text.isEmpty()) {
+                        first = System.nanoTime();
+                    }
+                    answer.append(piece.text);
+                }
+                if (r >= 0) {
+                    ttft[r][turn] = ((first == 0 ? System.nanoTime() : first) - start) / 1e6;
+                }
+                messages.append(",{\"role\":\"assistant\",\"content\":")
+                        .append(JSON_STRING.apply(answer.toString())).append('}');
+            }
+        }
+        double[] turn1 = new double[runs];
+        double[] turn10 = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            turn1[r] = ttft[r][0];
+            turn10[r] = ttft[r][9];
+        }
+        String label = "raw binding, cache_prompt=" + cachePrompt;
+        out.printf(Locale.ROOT, "%s: time to first token per turn (ms, run 1): %s%n", label, Arrays.toString(
+                Arrays.stream(ttft[0]).map(v -> Math.round(v * 100) / 100.0).toArray()));
+        report(label + ": turn-1 time to first token (ms)", turn1);
+        report(label + ": turn-10 time to first token (ms)", turn10);
+        out.printf(Locale.ROOT, "%s: turn-10/turn-1 (medians): %.3f%n", label, median(turn10) / median(turn1));
+    }
+
+    private static final java.util.function.UnaryOperator<String> JSON_STRING =
+            tools.jackson.databind.json.JsonMapper.builder().build()::writeValueAsString;
+
+    /**
+     * A classification-shaped request (a long text, a one-word answer constrained by an enum schema): three
+     * {@code REDUNDANT} replicas, each with its own seed, against one {@code STRUCTURED} call, through the facade.
+     * Every iteration's text starts with its own ticket number, so that its first call evaluates the whole prompt;
+     * the replicas after the first find the prompt in the cache.
+     */
+    private void redundantVersusSingle(LlamaCppEngine engine) {
+        OutputContract label = OutputContract.of(Schema.object()
+                .required("label", Schema.enumOf("happy", "sad", "neutral")).build());
+        String story = ("Lily went to the park with her mom. She saw a big red ball and a little dog. The dog ran to "
+                + "the ball and Lily laughed. Then it started to rain and they ran home. ").repeat(8);
+        double[] single = new double[runs];
+        double[] redundant = new double[runs];
+        int promptTokens = 0;
+        try (Orchestrator orchestrator = Orchestrator.builder().engine(engine).build()) {
+            for (int i = -3; i < runs; i++) {
+                String text = "Ticket " + (2 * i + 10) + ". " + story + "How does Lily feel?";
+                SystemRequest once = SystemRequest.builder().mode(Mode.STRUCTURED).user(text).output(label)
+                        .hints(ExecutionHints.builder().maxTokens(16).temperature(0.8).build()).build();
+                long start = System.nanoTime();
+                SystemResponse a = orchestrator.execute(once);
+                double singleSeconds = seconds(start);
+                String text3 = "Ticket " + (2 * i + 11) + ". " + story + "How does Lily feel?";
+                SystemRequest three = SystemRequest.builder().mode(Mode.REDUNDANT).user(text3).output(label)
+                        .hints(ExecutionHints.builder().maxTokens(16).temperature(0.8).build()).build();
+                start = System.nanoTime();
+                SystemResponse b = orchestrator.execute(three);
+                double redundantSeconds = seconds(start);
+                if (a.error().isPresent() || b.error().isPresent()) {
+                    throw new IllegalStateException("classification failed: " + a.error() + " / " + b.error());
+                }
+                if (i >= 0) {
+                    single[i] = singleSeconds * 1000;
+                    redundant[i] = redundantSeconds * 1000;
+                    promptTokens = a.tokenUsage().promptTokens();
+                }
+            }
+        }
+        out.printf(Locale.ROOT, "classification prompt tokens: %d%n", promptTokens);
+        report("single STRUCTURED call (ms)", single);
+        report("REDUNDANT N=3 (ms)", redundant);
+        out.printf(Locale.ROOT, "redundant N=3 / single (medians): %.3f%n", median(redundant) / median(single));
+    }
+
+    /**
+     * The user's message at a turn of a run. Each run starts with its own text, so that turn 1 is never answered from
+     * the prompt cache of an earlier run: turn 1 evaluates its whole prompt, later turns what the cache lacks.
+     */
+    private static String userTurn(int run, int turn) {
+        return (turn == 0 ? "Story " + (run + 2) + ". " : "") + "Tell me more about Lily, part " + (turn + 1) + ".";
+    }
+
     /** Time to the first streamed token (prompt processing) at each turn of a ten-turn chat. */
     private void growingChat(LlamaCppEngine engine) {
         double[][] ttft = new double[runs][10];
@@ -142,7 +250,7 @@ public final class LlamaBench {
         for (int r = -1; r < runs; r++) {
             List<Message> messages = new ArrayList<>();
             for (int turn = 0; turn < 10; turn++) {
-                messages.add(Message.user("Tell me more about Lily, part " + (turn + 1) + "."));
+                messages.add(Message.user(userTurn(r, turn)));
                 Request request = Request.builder().messages(messages).maxTokens(24).temperature(0).seed(SEED)
                         .build();
                 long[] first = {0};

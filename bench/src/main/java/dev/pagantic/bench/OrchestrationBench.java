@@ -46,6 +46,7 @@ public class OrchestrationBench {
     public String eventLog;
 
     private Orchestrator chat;
+    private Orchestrator chatInline;
     private Orchestrator structured;
     private Orchestrator plan;
     private Orchestrator redundant;
@@ -60,10 +61,13 @@ public class OrchestrationBench {
             .user("Classify: I love it.").output(OutputContract.of(Schema.object()
                     .required("sentiment", Schema.enumOf("positive", "negative", "neutral")).build())).build();
 
-    /** The weather tool both this benchmark and the LangChain4j one call. */
-    static Tool weatherTool() {
+    /**
+     * The weather tool both this benchmark and the LangChain4j one call; {@code inline}: run on the caller's thread,
+     * as LangChain4j runs its tools, rather than isolated on the tool executor's pool with an enforced timeout.
+     */
+    static Tool weatherTool(boolean inline) {
         Schema city = Schema.object().required("city", Schema.string()).build();
-        return Tool.builder(ToolDefinition.of("get_weather", "Weather of a city", city))
+        return Tool.builder(ToolDefinition.of("get_weather", "Weather of a city", city)).inline(inline)
                 .handler((ctx, args) -> "Sunny in " + args.get("city")).build();
     }
 
@@ -81,7 +85,8 @@ public class OrchestrationBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        chat = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool())).build();
+        chat = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool(false))).build();
+        chatInline = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool(true))).build();
         structured = orchestrator(List.of(Result.of(Payloads.messyJson(2048), TokenUsage.of(30, 600)))).build();
         StringBuilder steps = new StringBuilder("{\"rationale\":\"five passes\",\"steps\":[");
         for (int i = 1; i <= 5; i++) {
@@ -94,6 +99,7 @@ public class OrchestrationBench {
         redundant = orchestrator(List.of(positive, positive, negative)).build();
         // Fail fast on a benchmark that measures an error path rather than the work it names.
         requireOk(chat.execute(CHAT), "chat");
+        requireOk(chatInline.execute(CHAT), "chat, inline tool");
         requireOk(structured.execute(STRUCTURED), "structured");
         requireOk(plan.execute(PLAN), "plan");
         requireOk(redundant.execute(REDUNDANT), "redundant");
@@ -115,7 +121,7 @@ public class OrchestrationBench {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        for (Orchestrator orchestrator : List.of(chat, structured, plan, redundant)) {
+        for (Orchestrator orchestrator : List.of(chat, chatInline, structured, plan, redundant)) {
             orchestrator.close();
         }
     }
@@ -124,6 +130,12 @@ public class OrchestrationBench {
     @Benchmark
     public SystemResponse chatThreeToolRounds() {
         return chat.execute(CHAT);
+    }
+
+    /** The same turn with the tool run on the caller's thread ({@link Tool#inline()}), as LangChain4j does. */
+    @Benchmark
+    public SystemResponse chatThreeToolRoundsInlineTool() {
+        return chatInline.execute(CHAT);
     }
 
     /** One structured call: repair, enum normalisation and validation of a ~2 KB object. */

@@ -61,13 +61,17 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         check(maxTokens >= 0, "maxTokens must not be negative: " + maxTokens);
         temperature.ifPresent(t -> check(Double.isFinite(t) && t >= 0, "temperature must be >= 0: " + t));
         topP.ifPresent(p -> check(p >= 0 && p <= 1, "topP must be within [0, 1]: " + p));
-        check(stop.stream().noneMatch(String::isEmpty), "stop strings must not be empty");
+        for (String text : stop) {
+            check(!text.isEmpty(), "stop strings must not be empty");
+        }
         if (!grammar.isEmpty()) {
             GbnfGrammar.parse(grammar); // fail closed: a malformed grammar must never reach a decoder
         }
-        Set<String> names = new HashSet<>();
-        for (ToolDefinition tool : tools) {
-            check(names.add(tool.name()), "duplicate tool name: " + tool.name());
+        if (tools.size() > 1) {
+            Set<String> names = new HashSet<>();
+            for (ToolDefinition tool : tools) {
+                check(names.add(tool.name()), "duplicate tool name: " + tool.name());
+            }
         }
     }
 

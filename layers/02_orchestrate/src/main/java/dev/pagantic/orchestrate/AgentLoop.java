@@ -612,9 +612,12 @@ public final class AgentLoop implements AutoCloseable {
 
     /** One inference through the interceptor, streamed when a handler is configured, recorded as an event. */
     private Result infer(CallContext ctx, Request request, int round, StreamHandler handler) {
-        Instant started = ctx.now();
         String model = engine.modelInfo().name();
-        SchemaEvents.inferenceStarted(eventLog, ctx, request);
+        boolean recording = eventLog.isEnabled();
+        Instant started = recording ? ctx.now() : null;
+        if (recording) {
+            SchemaEvents.inferenceStarted(eventLog, ctx, request);
+        }
         try {
             Result result = interceptor.intercept(Invocation.of(InvocationKind.INFERENCE, model, ctx, request,
                     () -> handler == null ? engine.infer(ctx, request) : engine.infer(ctx, request, handler)));
@@ -622,18 +625,24 @@ public final class AgentLoop implements AutoCloseable {
                 throw PaganticException.of(ErrorCode.INFERENCE_MALFORMED_RESPONSE,
                         "the inference returned no result (an interceptor returned null)");
             }
-            eventLog.record(inferEvent(ctx, started, model, request, round)
-                    .data("tool_calls", result.toolCalls().size())
-                    .data("finish_reason", result.finishReason().name())
-                    .data("prompt_tokens", result.usage().promptTokens())
-                    .data("output_tokens", result.usage().outputTokens())
-                    .duration(EphemeralContext.elapsed(ctx, started)).build());
-            SchemaEvents.inferenceEnded(eventLog, ctx, EphemeralContext.elapsed(ctx, started), result);
+            if (recording) {
+                Duration elapsed = EphemeralContext.elapsed(ctx, started);
+                eventLog.record(inferEvent(ctx, started, model, request, round)
+                        .data("tool_calls", result.toolCalls().size())
+                        .data("finish_reason", result.finishReason().name())
+                        .data("prompt_tokens", result.usage().promptTokens())
+                        .data("output_tokens", result.usage().outputTokens())
+                        .duration(elapsed).build());
+                SchemaEvents.inferenceEnded(eventLog, ctx, elapsed, result);
+            }
             return result;
         } catch (RuntimeException failure) {
-            eventLog.record(inferEvent(ctx, started, model, request, round)
-                    .duration(EphemeralContext.elapsed(ctx, started)).error(failure).build());
-            SchemaEvents.inferenceFailed(eventLog, ctx, EphemeralContext.elapsed(ctx, started));
+            if (recording) {
+                Duration elapsed = EphemeralContext.elapsed(ctx, started);
+                eventLog.record(inferEvent(ctx, started, model, request, round).duration(elapsed).error(failure)
+                        .build());
+                SchemaEvents.inferenceFailed(eventLog, ctx, elapsed);
+            }
             throw failure;
         }
     }
@@ -715,6 +724,18 @@ public final class AgentLoop implements AutoCloseable {
     private ToolExecution finishTool(Instant started, ToolExecution execution) {
         ToolCall call = execution.call();
         ToolResult result = execution.result();
+        if (eventLog.isEnabled()) {
+            recordTool(started, execution);
+        }
+        if (onToolResult != null) {
+            onToolResult.accept(call.name(), result.content());
+        }
+        return execution;
+    }
+
+    private void recordTool(Instant started, ToolExecution execution) {
+        ToolCall call = execution.call();
+        ToolResult result = execution.result();
         Event.Builder event = Event.builder(execution.correlation(), started, LAYER, "tool")
                 .data("tool", call.name())
                 .data("tool_call_id", call.id())
@@ -726,10 +747,6 @@ public final class AgentLoop implements AutoCloseable {
                     .orElse(ErrorCode.TOOL_EXECUTION_FAILED.name()), result.content()));
         }
         eventLog.record(event.build());
-        if (onToolResult != null) {
-            onToolResult.accept(call.name(), result.content());
-        }
-        return execution;
     }
 
     @Override

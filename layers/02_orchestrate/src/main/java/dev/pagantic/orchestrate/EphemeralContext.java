@@ -29,7 +29,9 @@ final class EphemeralContext {
         try {
             List<Message> found = provider.build(ctx, query);
             List<Message> context = found == null ? List.of() : List.copyOf(found);
-            eventLog.record(event(ctx, started, query, context.size()).build());
+            if (eventLog.isEnabled()) {
+                eventLog.record(event(ctx, started, query, context.size()).build());
+            }
             return context;
         } catch (PaganticException failure) {
             if (failure.category() == FailureCategory.CANCELLATION && ctx.isDone()) {
@@ -45,7 +47,9 @@ final class EphemeralContext {
 
     private static void recordFailure(EventLog eventLog, CallContext ctx, String query, Instant started,
                                       RuntimeException failure) {
-        eventLog.record(event(ctx, started, query, 0).data("degraded", true).error(failure).build());
+        if (eventLog.isEnabled()) {
+            eventLog.record(event(ctx, started, query, 0).data("degraded", true).error(failure).build());
+        }
     }
 
     private static Event.Builder event(CallContext ctx, Instant started, String query, int messages) {

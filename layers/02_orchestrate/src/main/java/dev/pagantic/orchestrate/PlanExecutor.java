@@ -434,14 +434,20 @@ public final class PlanExecutor {
             try {
                 Step done = checked(step, interceptor.intercept(Invocation.of(InvocationKind.PLAN_STEP, step.name(),
                         stepCtx, step, () -> handler.handle(stepCtx, step))));
-                eventLog.record(stepEvent(stepCtx, started, step).build());
+                if (eventLog.isEnabled()) {
+                    eventLog.record(stepEvent(stepCtx, started, step).build());
+                }
                 return done;
             } catch (PaganticException failure) {
-                eventLog.record(stepEvent(stepCtx, started, step).error(failure).build());
+                if (eventLog.isEnabled()) {
+                    eventLog.record(stepEvent(stepCtx, started, step).error(failure).build());
+                }
                 throw failure;
             } catch (RuntimeException unexpected) {
                 PaganticException failure = wrap(step, unexpected);
-                eventLog.record(stepEvent(stepCtx, started, step).error(failure).build());
+                if (eventLog.isEnabled()) {
+                    eventLog.record(stepEvent(stepCtx, started, step).error(failure).build());
+                }
                 throw failure;
             }
         }

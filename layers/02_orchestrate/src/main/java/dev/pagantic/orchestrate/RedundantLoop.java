@@ -221,11 +221,15 @@ public final class RedundantLoop implements AutoCloseable {
                         .cause(failures.get(failures.size() - 1)).build();
             }
             Vote vote = voting.vote(candidates);
-            eventLog.record(event.data("winner_index", vote.winnerIndex()).data("confidence", vote.confidence())
-                    .duration(EphemeralContext.elapsed(ctx, started)).build());
+            if (eventLog.isEnabled()) {
+                eventLog.record(event.data("winner_index", vote.winnerIndex()).data("confidence", vote.confidence())
+                        .duration(EphemeralContext.elapsed(ctx, started)).build());
+            }
             return RedundantResult.of(vote, candidates, usage, failures);
         } catch (PaganticException failure) {
-            eventLog.record(event.duration(EphemeralContext.elapsed(ctx, started)).error(failure).build());
+            if (eventLog.isEnabled()) {
+                eventLog.record(event.duration(EphemeralContext.elapsed(ctx, started)).error(failure).build());
+            }
             throw failure;
         }
     }

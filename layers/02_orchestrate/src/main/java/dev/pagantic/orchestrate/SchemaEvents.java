@@ -26,9 +26,13 @@ public final class SchemaEvents {
 
     /**
      * A tool observer that records the tool layer's start and end records as the observe layer's
-     * {@code tool_start} and {@code tool_end} events, for {@code ToolExecutor.builder().observer(...)}.
+     * {@code tool_start} and {@code tool_end} events, for {@code ToolExecutor.builder().observer(...)}; the no-op
+     * observer for a log that is not {@link EventLog#isEnabled() enabled}, so that no record is built.
      */
     public static ToolObserver toolObserver(EventLog eventLog) {
+        if (!eventLog.isEnabled()) {
+            return ToolObserver.NOOP;
+        }
         return ToolObserver.of(
                 start -> eventLog.record(new ToolStartEvent(EventContext.of(start.correlation(), start.timestamp()),
                         start.toolName(), start.toolCallId(), start.argsHash()).toEvent()),
@@ -47,17 +51,26 @@ public final class SchemaEvents {
     }
 
     static void inferenceStarted(EventLog eventLog, CallContext ctx, Request request) {
+        if (!eventLog.isEnabled()) {
+            return;
+        }
         eventLog.record(new InferenceStartEvent(where(ctx), request.messages().size(), request.tools().size(),
                 request.schema().isPresent(), request.hasGrammar(), request.temperature().orElse(InferenceStartEvent.ENGINE_DEFAULT_TEMPERATURE)).toEvent());
     }
 
     static void inferenceEnded(EventLog eventLog, CallContext ctx, Duration elapsed, Result result) {
+        if (!eventLog.isEnabled()) {
+            return;
+        }
         eventLog.record(new InferenceEndEvent(where(ctx), elapsed.toMillis(), result.usage().promptTokens(),
                 result.usage().outputTokens(), result.hasToolCalls() ? InferenceOutcome.TOOL
                 : InferenceOutcome.of(result.finishReason()), result.toolCalls().size()).toEvent());
     }
 
     static void inferenceFailed(EventLog eventLog, CallContext ctx, Duration elapsed) {
+        if (!eventLog.isEnabled()) {
+            return;
+        }
         eventLog.record(new InferenceEndEvent(where(ctx), elapsed.toMillis(), 0, 0, InferenceOutcome.ERROR, 0)
                 .toEvent());
     }

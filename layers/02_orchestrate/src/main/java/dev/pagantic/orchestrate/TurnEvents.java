@@ -75,7 +75,7 @@ final class TurnEvents {
      */
     final class Inference implements StreamHandler {
         private final StreamHandler caller;
-        private final StringBuilder reasoning = new StringBuilder();
+        private StringBuilder reasoning; // created by the first reasoning delta before the decision
         private boolean responded;
         private boolean toolCallSeen;
         private int deltas;
@@ -111,7 +111,7 @@ final class TurnEvents {
             if (responded) {
                 listener.onEvent(new AgentEvent.Thinking(delta));
             } else {
-                reasoning.append(delta);
+                reasoning().append(delta);
             }
         }
 
@@ -123,6 +123,20 @@ final class TurnEvents {
             toolCallSeen = true;
         }
 
+        private StringBuilder reasoning() {
+            if (reasoning == null) {
+                reasoning = new StringBuilder();
+            }
+            return reasoning;
+        }
+
+        /** Takes the result's reasoning when none streamed. */
+        private void keepReasoning(Result result) {
+            if (reasoning().isEmpty() && !result.reasoning().isEmpty()) {
+                reasoning.append(result.reasoning());
+            }
+        }
+
         private void respond() {
             responded = true;
             listener.onEvent(new AgentEvent.SteeringMode(AgentEvent.Mode.RESPOND, 0));
@@ -130,7 +144,7 @@ final class TurnEvents {
         }
 
         private void flushReasoning() {
-            if (!reasoning.isEmpty()) {
+            if (reasoning != null && !reasoning.isEmpty()) {
                 listener.onEvent(new AgentEvent.Thinking(reasoning.toString()));
                 reasoning.setLength(0);
             }
@@ -143,14 +157,12 @@ final class TurnEvents {
             }
             if (result.hasToolCalls()) {
                 listener.onEvent(new AgentEvent.SteeringMode(AgentEvent.Mode.STEER, result.toolCalls().size()));
-                if (reasoning.isEmpty() && !responded && !result.reasoning().isEmpty()) {
-                    reasoning.append(result.reasoning());
+                if (!responded) {
+                    keepReasoning(result);
                 }
                 flushReasoning();
             } else if (!responded) {
-                if (reasoning.isEmpty() && !result.reasoning().isEmpty()) {
-                    reasoning.append(result.reasoning());
-                }
+                keepReasoning(result);
                 respond();
                 if (!result.content().isEmpty()) {
                     listener.onEvent(new AgentEvent.TextDelta(result.content(), deltas++));

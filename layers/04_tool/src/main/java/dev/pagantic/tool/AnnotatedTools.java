@@ -150,6 +150,6 @@ public final class AnnotatedTools {
                 annotation.idempotent());
         Optional<Duration> timeout = annotation.timeoutMillis() == 0 ? Optional.empty()
                 : Optional.of(Duration.ofMillis(annotation.timeoutMillis()));
-        return new MethodTool(target, method, definition, bindings, mapper, safety, timeout);
+        return new MethodTool(target, method, definition, bindings, mapper, safety, timeout, annotation.inline());
     }
 }

@@ -16,14 +16,16 @@ final class FunctionTool implements Tool {
     private final ToolSafety safety;
     private final Supplier<Availability> availability;
     private final Optional<Duration> timeout;
+    private final boolean inline;
 
     FunctionTool(ToolDefinition definition, Handler handler, ToolSafety safety, Supplier<Availability> availability,
-                 Optional<Duration> timeout) {
+                 Optional<Duration> timeout, boolean inline) {
         this.definition = definition;
         this.handler = handler;
         this.safety = safety;
         this.availability = availability;
         this.timeout = timeout;
+        this.inline = inline;
     }
 
     @Override
@@ -49,6 +51,11 @@ final class FunctionTool implements Tool {
     @Override
     public Optional<Duration> timeout() {
         return timeout;
+    }
+
+    @Override
+    public boolean inline() {
+        return inline;
     }
 
     @Override

@@ -31,9 +31,10 @@ final class MethodTool implements Tool {
     private final JsonMapper mapper;
     private final ToolSafety safety;
     private final Optional<Duration> timeout;
+    private final boolean inline;
 
     MethodTool(Object target, Method method, ToolDefinition definition, List<Binding> bindings, JsonMapper mapper,
-               ToolSafety safety, Optional<Duration> timeout) {
+               ToolSafety safety, Optional<Duration> timeout, boolean inline) {
         this.target = target;
         this.method = method;
         this.definition = definition;
@@ -41,6 +42,7 @@ final class MethodTool implements Tool {
         this.mapper = mapper;
         this.safety = safety;
         this.timeout = timeout;
+        this.inline = inline;
     }
 
     @Override
@@ -56,6 +58,11 @@ final class MethodTool implements Tool {
     @Override
     public Optional<Duration> timeout() {
         return timeout;
+    }
+
+    @Override
+    public boolean inline() {
+        return inline;
     }
 
     /**

@@ -65,6 +65,16 @@ public interface Tool {
         return Optional.empty();
     }
 
+    /**
+     * Whether the executor runs this tool on the caller's thread rather than on its pool; false unless overridden.
+     * Meant for quick tools that never block (an in-memory lookup, arithmetic): it spares the two thread hand-offs
+     * per call that isolating a tool costs. The price: such a tool cannot be abandoned, so its timeout is only the
+     * deadline in its context, which it must honour itself, and a tool that hangs blocks its caller.
+     */
+    default boolean inline() {
+        return false;
+    }
+
     /** Starts building a tool from a definition and a handler. */
     static Builder builder(ToolDefinition definition) {
         return new Builder(definition);
@@ -84,6 +94,7 @@ public interface Tool {
         private ToolSafety safety = ToolSafety.UNKNOWN;
         private Supplier<Availability> availability = () -> Availability.AVAILABLE;
         private Duration timeout;
+        private boolean inline;
 
         private Builder(ToolDefinition definition) {
             this.definition = definition;
@@ -113,6 +124,12 @@ public interface Tool {
             return this;
         }
 
+        /** Runs the tool on the caller's thread; see {@link Tool#inline()}. Off by default. */
+        public Builder inline(boolean value) {
+            this.inline = value;
+            return this;
+        }
+
         /** The tool; fails with {@code CONFIG_INVALID} when the definition or handler is missing. */
         public Tool build() {
             if (definition == null || handler == null || safety == null || availability == null) {
@@ -123,7 +140,7 @@ public interface Tool {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "tool timeout must be positive: " + timeout)
                         .detail("tool", definition.name()).build();
             }
-            return new FunctionTool(definition, handler, safety, availability, Optional.ofNullable(timeout));
+            return new FunctionTool(definition, handler, safety, availability, Optional.ofNullable(timeout), inline);
         }
     }
 }

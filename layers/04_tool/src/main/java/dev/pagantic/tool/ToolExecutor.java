@@ -71,6 +71,12 @@ import org.slf4j.LoggerFactory;
  * call of any other tool (write, external, unknown side effects) waits for the calls before it and runs alone, so
  * effects happen in the order the model asked for them.
  *
+ * <h2>Inline tools</h2>
+ * A tool that says it is {@link Tool#inline() inline} runs on the caller's thread, in call order (after the calls
+ * before it when it is not parallel-safe), with the same outcomes and events. It costs no thread hand-off, which is
+ * most of the executor's overhead for a quick tool; in exchange its timeout is only the deadline of its context: the
+ * executor cannot abandon it.
+ *
  * <pre>{@code
  * try (ToolExecutor executor = ToolExecutor.builder()
  *         .defaultTimeout(Duration.ofSeconds(20)).maxParallelism(4).maxAbandoned(8)
@@ -178,6 +184,16 @@ public final class ToolExecutor implements AutoCloseable {
                 runs.add(run);
                 if (run.immediate != null) {
                     results[i] = end(run, run.immediate);
+                    continue;
+                }
+                if (run.tool.inline()) {
+                    if (!run.tool.safety().parallelSafe()) {
+                        for (Run earlier : inFlight) {
+                            results[earlier.index] = await(ctx, earlier);
+                        }
+                        inFlight.clear();
+                    }
+                    results[i] = runInline(ctx, run);
                     continue;
                 }
                 if (parallel && run.tool.safety().parallelSafe()) {
@@ -314,8 +330,10 @@ public final class ToolExecutor implements AutoCloseable {
     /** Resolves the tool and checks what can be checked before running; emits the start event. */
     private Run prepare(CallContext ctx, ToolRegistry registry, ToolCall call, int index) {
         Run run = new Run(index, call, ctx.childSpan(call.id()));
-        emit(() -> observer.onToolStart(new ToolStartEvent(run.toolCtx.correlation(), call.name(), call.id(),
-                ArgsHash.of(call.arguments()), run.startedAt)));
+        if (observer != ToolObserver.NOOP) { // spares the arguments' hash when nobody listens
+            emit(() -> observer.onToolStart(new ToolStartEvent(run.toolCtx.correlation(), call.name(), call.id(),
+                    ArgsHash.of(call.arguments()), run.startedAt)));
+        }
         LOG.debug("tool call {} '{}' starting", call.id(), call.name());
         Optional<Tool> found = registry.lookup(call.name());
         if (found.isEmpty()) {
@@ -420,19 +438,41 @@ public final class ToolExecutor implements AutoCloseable {
         }
     }
 
-    /** The outcome of a finished task as an execution; rethrows the caller's own cancellation. */
-    private ToolExecution outcome(CallContext ctx, Run run) {
-        String name = run.call.name();
-        boolean idempotent = run.tool.safety().idempotent();
-        Throwable thrown;
+    /** Runs an {@link Tool#inline() inline} tool on the caller's thread and emits the end event. */
+    private ToolExecution runInline(CallContext ctx, Run run) {
+        Duration timeout = run.tool.timeout().orElse(defaultTimeout);
+        String content = null;
+        Throwable thrown = null;
         try {
-            String content = run.task.outcome.join();
-            return run.success(content == null ? "null" : content);
-        } catch (CompletionException e) {
-            thrown = e.getCause() != null ? e.getCause() : e;
-        } catch (java.util.concurrent.CancellationException e) {
+            content = run.tool.execute(run.toolCtx.withTimeout(timeout), run.call.arguments());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            thrown = e;
+        } catch (Throwable e) { // like a pooled tool's: everything is mapped to an outcome
             thrown = e;
         }
+        return end(run, outcome(ctx, run, timeout, content, thrown)); // a rethrow is ended by executeAll
+    }
+
+    /** The outcome of a finished task as an execution; rethrows the caller's own cancellation. */
+    private ToolExecution outcome(CallContext ctx, Run run) {
+        try {
+            return outcome(ctx, run, run.task.timeout, run.task.outcome.join(), null);
+        } catch (CompletionException e) {
+            return outcome(ctx, run, run.task.timeout, null, e.getCause() != null ? e.getCause() : e);
+        } catch (java.util.concurrent.CancellationException e) {
+            return outcome(ctx, run, run.task.timeout, null, e);
+        }
+    }
+
+    /** What the tool returned or threw as an execution; rethrows the caller's own cancellation. */
+    private ToolExecution outcome(CallContext ctx, Run run, Duration timeout, String content, Throwable failure) {
+        if (failure == null) {
+            return run.success(content == null ? "null" : content);
+        }
+        String name = run.call.name();
+        boolean idempotent = run.tool.safety().idempotent();
+        Throwable thrown = failure;
         while ((thrown instanceof ExecutionException || thrown instanceof CompletionException)
                 && thrown.getCause() != null) {
             thrown = thrown.getCause();
@@ -440,18 +480,18 @@ public final class ToolExecutor implements AutoCloseable {
         if (thrown instanceof VirtualMachineError error) {
             throw error;
         }
-        if (ctx.isDone()) {
+        if (ctx.isDone() || thrown instanceof InterruptedException && Thread.currentThread().isInterrupted()) {
             throw callerStopped(ctx);
         }
-        if (thrown instanceof PaganticException failure) {
-            ErrorCode code = failure.code();
+        if (thrown instanceof PaganticException toolFailure) {
+            ErrorCode code = toolFailure.code();
             if (code.category() == FailureCategory.TOOL) {
                 boolean ran = code == ErrorCode.TOOL_EXECUTION_FAILED || code == ErrorCode.TOOL_TIMEOUT;
-                return run.failure(code, failure.description(), failure.retryable() || ran && idempotent);
+                return run.failure(code, toolFailure.description(), toolFailure.retryable() || ran && idempotent);
             }
             if (code == ErrorCode.CANCELLED_TIMEOUT) { // the tool's own deadline, seen by the tool first
                 return run.failure(ErrorCode.TOOL_TIMEOUT, "tool '" + name + "' did not finish within "
-                        + run.task.timeout + ": " + failure.description(), idempotent);
+                        + timeout + ": " + toolFailure.description(), idempotent);
             }
         }
         LOG.debug("tool call {} '{}' failed", run.call.id(), name, thrown);
@@ -495,8 +535,10 @@ public final class ToolExecutor implements AutoCloseable {
         long millis = Math.max(0, Duration.between(run.startedAt, now).toMillis());
         LOG.debug("tool call {} '{}' ended after {} ms{}", run.call.id(), run.call.name(), millis,
                 success ? "" : " with " + code);
-        emit(() -> observer.onToolEnd(new ToolEndEvent(run.toolCtx.correlation(), run.call.name(), run.call.id(),
-                millis, success, code, now)));
+        if (observer != ToolObserver.NOOP) {
+            emit(() -> observer.onToolEnd(new ToolEndEvent(run.toolCtx.correlation(), run.call.name(),
+                    run.call.id(), millis, success, code, now)));
+        }
     }
 
     private static void emit(Runnable delivery) {

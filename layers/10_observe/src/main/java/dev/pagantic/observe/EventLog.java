@@ -21,6 +21,15 @@ public interface EventLog {
      */
     List<Event> events();
 
+    /**
+     * Whether {@link #record} may keep or write an event. Emitters check it before building an event, so that a log
+     * that drops everything costs nothing per call (the no-op log, an SLF4J log whose levels are off). A log that
+     * says false must ignore what it is given; the default is true.
+     */
+    default boolean isEnabled() {
+        return true;
+    }
+
     /** Records one of the specification's schema events, as its {@link SchemaEvent#toEvent() generic form}. */
     default void record(SchemaEvent event) {
         record(event.toEvent());

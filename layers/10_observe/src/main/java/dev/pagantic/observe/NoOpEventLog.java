@@ -18,6 +18,12 @@ public final class NoOpEventLog implements EventLog {
         Objects.requireNonNull(event, "event");
     }
 
+    /** False: there is nothing to build events for. */
+    @Override
+    public boolean isEnabled() {
+        return false;
+    }
+
     /** Always empty. */
     @Override
     public List<Event> events() {

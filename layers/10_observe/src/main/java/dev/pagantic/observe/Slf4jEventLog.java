@@ -69,6 +69,12 @@ public final class Slf4jEventLog implements EventLog {
         line.log(message(event, fields));
     }
 
+    /** Whether the logger writes at the level of successful or of failed events. */
+    @Override
+    public boolean isEnabled() {
+        return logger.isEnabledForLevel(level) || logger.isEnabledForLevel(errorLevel);
+    }
+
     /** Always empty: this log keeps nothing. */
     @Override
     public List<Event> events() {

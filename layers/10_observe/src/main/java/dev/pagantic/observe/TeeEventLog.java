@@ -26,6 +26,17 @@ final class TeeEventLog implements EventLog {
         }
     }
 
+    /** True when any of the logs is. */
+    @Override
+    public boolean isEnabled() {
+        for (EventLog log : all) {
+            if (log.isEnabled()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public List<Event> events() {
         return first.events();

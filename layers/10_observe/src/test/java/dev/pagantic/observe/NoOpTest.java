@@ -27,6 +27,14 @@ class NoOpTest {
     }
 
     @Test
+    void onlyTheNoOpLogTellsEmittersNotToBuildEvents() {
+        assertThat(EventLog.noOp().isEnabled()).isFalse();
+        assertThat(EventLog.inMemory().isEnabled()).isTrue();
+        assertThat(EventLog.tee(EventLog.noOp(), EventLog.noOp()).isEnabled()).isFalse();
+        assertThat(EventLog.tee(EventLog.noOp(), EventLog.inMemory()).isEnabled()).isTrue();
+    }
+
+    @Test
     void noOpTracerRecordsNothingButStillDerivesTheChildSpanContext() {
         CallContext ctx = TestContexts.context();
 

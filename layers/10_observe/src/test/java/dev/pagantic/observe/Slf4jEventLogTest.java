@@ -110,4 +110,14 @@ class Slf4jEventLogTest {
     void theDefaultLogWritesThroughTheSlf4jBackendWithoutFailing() {
         Slf4jEventLog.create().record(new InferenceStartEvent(EventContext.of(ctx), 2, 0, false, false, 0.2));
     }
+
+    @Test
+    void theLogIsEnabledOnlyWhileItsLoggerWritesAtOneOfItsLevels() {
+        EventLog quiet = Slf4jEventLog.builder().logger(new CapturingLogger(Level.ERROR)).build(); // INFO and WARN off
+        EventLog failuresOnly = Slf4jEventLog.builder().logger(new CapturingLogger(Level.WARN)).build();
+
+        assertThat(quiet.isEnabled()).isFalse();
+        assertThat(failuresOnly.isEnabled()).isTrue();
+        assertThat(Slf4jEventLog.builder().logger(new CapturingLogger()).build().isEnabled()).isTrue();
+    }
 }

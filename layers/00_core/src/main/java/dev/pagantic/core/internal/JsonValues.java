@@ -20,6 +20,9 @@ public final class JsonValues {
 
     /** A deep, unmodifiable copy of a JSON object. Null values are kept (JSON {@code null}). */
     public static Map<String, Object> copyObject(Map<String, ?> source) {
+        if (source.isEmpty()) {
+            return Map.of();
+        }
         Map<String, Object> copy = new LinkedHashMap<>();
         source.forEach((key, value) -> copy.put(requireKey(key), copyValue(value)));
         return Collections.unmodifiableMap(copy);

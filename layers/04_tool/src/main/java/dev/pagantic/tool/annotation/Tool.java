@@ -37,4 +37,7 @@ public @interface Tool {
 
     /** The tool's own timeout in milliseconds; 0 uses the executor's default. */
     long timeoutMillis() default 0;
+
+    /** Run on the caller's thread, for quick tools that never block; see {@link dev.pagantic.tool.Tool#inline()}. */
+    boolean inline() default false;
 }
