@@ -14,6 +14,12 @@
  *   <li>{@link dev.pagantic.testkit.SlowEngine} adds latency before a call and before every streamed token, waiting
  *       with {@link dev.pagantic.core.CallContext#sleep}, so cancellation and deadlines end the wait at once: the
  *       fixture for timeouts and cancellation.</li>
+ *   <li>{@link dev.pagantic.testkit.ChaosEngine} injects faults into another engine's calls by seeded probabilities:
+ *       latency, failures with real codes of every failure category, malformed JSON, calls of unknown tools or with
+ *       broken arguments, truncated answers and failures in the middle of a stream, reporting each injection with
+ *       its request id; with every probability 0 it passes the contract kit.</li>
+ *   <li>{@link dev.pagantic.testkit.ChaosTools} gives tool bodies that throw, hang without honouring interruption,
+ *       or are slow, in the shape of the tool layer's handler (the testkit does not depend on the tool layer).</li>
  * </ul>
  * The wrapping engines own their delegate (closing them closes it) and compose:
  * {@code SlowEngine.builder().delegate(FailingEngine.builder().delegate(scripted).build()).build()}.

@@ -60,9 +60,11 @@ import org.slf4j.LoggerFactory;
  * A tool that ignores both interruption and its context cannot be stopped in Java. After its timeout (and a short
  * grace for the interrupt to take effect) the executor returns {@code TOOL_TIMEOUT} and abandons the thread: the
  * caller is never blocked by it. Abandoned threads still running are counted ({@link #abandonedCount()}); the pool
- * has room for {@code maxParallelism + maxAbandoned} threads, so they never starve working calls. When
- * {@code maxAbandoned} threads are abandoned, new calls fail fast with a {@code TOOL_UNAVAILABLE} result (retryable:
- * capacity comes back as abandoned tools finish) rather than piling up threads without bound.
+ * has room for {@code maxParallelism + maxAbandoned} threads. When {@code maxAbandoned} threads are abandoned, new
+ * calls fail fast with a {@code TOOL_UNAVAILABLE} result (retryable: capacity comes back as abandoned tools finish)
+ * rather than piling up threads without bound. Calls admitted together before the cap was reached can still be
+ * abandoned beyond it: each of those keeps its working slot until its thread ends, so the pool never holds more than
+ * {@code maxParallelism + maxAbandoned} threads and new calls wait for a slot rather than for a thread.
  *
  * <h2>Parallel execution</h2>
  * {@link #executeAll} runs the calls of one model turn and returns their outcomes in call order. With
@@ -567,6 +569,7 @@ public final class ToolExecutor implements AutoCloseable {
         final AtomicInteger state = new AtomicInteger(QUEUED);
         volatile Future<?> future;
         boolean stopped; // by the caller's thread only
+        volatile boolean keepsSlot; // abandoned beyond maxAbandoned: its slot is released when it ends
 
         Task(Run run, Duration timeout) {
             this.run = run;
@@ -590,6 +593,9 @@ public final class ToolExecutor implements AutoCloseable {
                 if (previous == RUNNING) {
                     slots.release();
                 } else if (previous == ABANDONED) {
+                    if (keepsSlot) {
+                        slots.release();
+                    }
                     int left = abandoned.decrementAndGet();
                     LOG.info("abandoned tool call {} '{}' has finally ended; {} abandoned threads left",
                             run.call.id(), run.call.name(), left);
@@ -632,12 +638,18 @@ public final class ToolExecutor implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // decided before the state changes, so that a task ending at once sees whether it still holds its slot
+        boolean roomLeft = abandoned.incrementAndGet() <= maxAbandoned;
+        task.keepsSlot = !roomLeft; // no room for abandoned threads left: it holds its working slot until it ends
         if (task.state.compareAndSet(Task.RUNNING, Task.ABANDONED)) {
-            slots.release();
-            abandoned.incrementAndGet();
             abandonedTotal.incrementAndGet();
+            if (roomLeft) {
+                slots.release(); // its thread moves to the pool's room for abandoned threads
+            }
             return true;
         }
+        task.keepsSlot = false;
+        abandoned.decrementAndGet();
         return false;
     }
 

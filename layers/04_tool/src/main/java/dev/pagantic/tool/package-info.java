@@ -60,7 +60,9 @@
  * timeout, then abandoned: the caller gets {@code TOOL_TIMEOUT} at once and is never blocked by it. The pool holds
  * {@code maxParallelism + maxAbandoned} threads, so abandoned threads do not take capacity from working calls; their
  * number is visible ({@code abandonedCount()}, {@code abandonedTotal()}) and capped: at {@code maxAbandoned} still
- * running, new calls fail fast with {@code TOOL_UNAVAILABLE} ("executor saturated", retryable). We chose a tool code
+ * running, new calls fail fast with {@code TOOL_UNAVAILABLE} ("executor saturated", retryable). Parallel calls
+ * admitted while under the cap may all be abandoned and so pass it; those beyond the cap keep their working slot
+ * until they end, so the pool never grows past its size and only working capacity shrinks. We chose a tool code
  * over {@code INFERENCE_SATURATED} because the failure is the tool layer's and must be fed back to the model like any
  * other tool failure rather than end the request. An abandoned thread that ends at last frees its place.
  *

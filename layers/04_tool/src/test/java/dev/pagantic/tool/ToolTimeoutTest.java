@@ -172,4 +172,29 @@ class ToolTimeoutTest {
                 .containsExactly(ErrorCode.TOOL_TIMEOUT, ErrorCode.TOOL_TIMEOUT);
         assertThat(executor.abandonedCount()).isEqualTo(2);
     }
+
+    @Test
+    void threadsAbandonedBeyondTheCapKeepTheirSlotSoThePoolNeverOutgrowsItsSize() throws Exception {
+        try (ToolExecutor small = ToolExecutor.builder().defaultTimeout(Duration.ofMillis(100))
+                .interruptGrace(Duration.ofMillis(20)).maxParallelism(3).maxAbandoned(1).build()) {
+            Tool stuck = Tool.builder(TestTools.noArgs("stuck")).safety(ToolSafety.READ_ONLY).handler((ctx, args) -> {
+                TestTools.awaitUninterruptibly(release);
+                return "late";
+            }).build();
+            ToolRegistry registry = ToolRegistry.of(stuck, returning("calc", "42"));
+
+            List<ToolExecution> turn = small.executeAll(registry, List.of(call("stuck"), call("stuck"),
+                    call("stuck")));
+
+            assertThat(turn).allSatisfy(execution -> assertThat(execution.errorCode()).contains(ErrorCode.TOOL_TIMEOUT));
+            assertThat(small.abandonedCount()).isEqualTo(3); // admitted together under the cap of 1
+            assertThat(small.runningCount()).as("working slots held by the two abandoned beyond the cap").isEqualTo(2);
+            assertThat(small.execute(registry, call("calc")).errorCode()).contains(ErrorCode.TOOL_UNAVAILABLE);
+
+            release.countDown();
+            eventually(() -> small.abandonedCount() == 0);
+            assertThat(small.runningCount()).isZero();
+            assertThat(small.execute(registry, call("calc")).result().content()).isEqualTo("42");
+        }
+    }
 }
