@@ -11,29 +11,42 @@ import java.util.Map;
 /**
  * The child JVM of the crash test: opens the store, continues the session where the last child stopped, and commits
  * batches forever, printing the session's message count to stdout after each commit has returned (that is, after
- * the fsync). The parent kills it with SIGKILL at a random point.
+ * the fsync), and compacting the journal now and then. The parent kills it with SIGKILL at a random point.
  */
 public final class CrashChild {
 
     private CrashChild() {
     }
 
+    /** Printed before the child compacts the journal. */
+    static final String COMPACTING = "compacting";
+    /** Printed once compaction has returned. */
+    static final String COMPACTED = "compacted";
+
     /**
-     * Arguments: the store directory, the session id, and the size of the slices each record is written in (0: one
-     * write per record, as in production; a small size makes a kill in the middle of a record likely).
+     * Arguments: the store directory, the session id, the size of the slices each record is written in (0: one
+     * write per record, as in production; a small size makes a kill in the middle of a record likely), and how many
+     * commits apart the child compacts the journal itself (0: never), printing {@value #COMPACTING} before and
+     * {@value #COMPACTED} after, so that a kill can land in the middle of a compaction.
      */
     public static void main(String[] args) {
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
                 StandardCharsets.UTF_8);
+        int compactEvery = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         try (FileConversationStore store = FileConversationStore.builder().directory(Path.of(args[0]))
                 .writeChunkBytes(Integer.parseInt(args[2])).build()) {
             String session = args[1];
             int step = steps(store.load(session).messages().size());
             out.println("ready " + step);
-            while (true) {
+            for (int commits = 1; ; commits++) {
                 long count = store.append(session, batch(step));
                 out.println(count);
                 step++;
+                if (compactEvery > 0 && commits % compactEvery == 0) {
+                    out.println(COMPACTING);
+                    store.compact(session);
+                    out.println(COMPACTED);
+                }
             }
         }
     }

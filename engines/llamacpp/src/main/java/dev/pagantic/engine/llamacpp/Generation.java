@@ -15,6 +15,7 @@ import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.inference.grammar.GbnfGrammar;
+import dev.pagantic.inference.grammar.GrammarMatch;
 import java.time.Duration;
 import java.util.List;
 
@@ -123,13 +124,14 @@ final class Generation {
                             GbnfGrammar grammar, boolean toolMode) {
         Output output = new Output(handler, toolMode);
         long started = System.nanoTime();
-        int tokens = 0;
-        LlamaIterator pieces = llama.generate(parameters).iterator();
+        int pieceCount = 0;
+        LlamaIterator pieces = null;
         try {
+            pieces = llama.generate(parameters).iterator();
             while (pieces.hasNext()) {
                 LlamaOutput piece = pieces.next();
                 if (!piece.text.isEmpty()) {
-                    tokens++;
+                    pieceCount++;
                     output.add(piece.text);
                 }
                 if (ctx.isDone() || model.closing()) {
@@ -138,10 +140,10 @@ final class Generation {
                 }
             }
         } catch (PaganticException | Error stop) {
-            pieces.cancel();
+            cancel(pieces);
             throw stop;
         } catch (RuntimeException failure) {
-            pieces.cancel();
+            cancel(pieces);
             if (failure.getClass().getName().startsWith("de.kherud.")) {
                 throw PaganticException.of(ErrorCode.INFERENCE_ENGINE_ERROR, "llama.cpp failed while generating: "
                         + failure.getMessage(), failure);
@@ -149,15 +151,34 @@ final class Generation {
             throw failure; // the caller's stream handler threw
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
+        int tokens = outputTokens(llama, pieceCount, output.text(), limit);
         FinishReason finish = tokens >= limit ? FinishReason.LENGTH : FinishReason.STOP;
         TokenUsage usage = new TokenUsage(promptTokens, 0, tokens, promptTokens + tokens, contextWindow, took);
         return result(output, finish, usage, grammar);
     }
 
+    private static void cancel(LlamaIterator pieces) {
+        if (pieces != null) {
+            pieces.cancel();
+        }
+    }
+
+    /**
+     * The output's tokens. The binding streams text, not tokens: a character of several byte tokens comes as one
+     * piece, so counting pieces undercounts and would report a cut-off answer as finished. Below the limit the
+     * count is the larger of the pieces and the tokens of the text re-encoded.
+     */
+    private static int outputTokens(LlamaModel llama, int pieceCount, String text, int limit) {
+        if (pieceCount >= limit || text.isEmpty()) {
+            return pieceCount;
+        }
+        return Math.min(limit, Math.max(pieceCount, llama.encode(text).length));
+    }
+
     private Result result(Output output, FinishReason finish, TokenUsage usage, GbnfGrammar grammar) {
         String text = output.text();
-        if (grammar != null && finish == FinishReason.STOP) {
-            grammar.requireAccepted(text); // llama.cpp generates unconstrained text when it cannot use a grammar
+        if (grammar != null) {
+            requireConforming(grammar, text, finish);
         }
         if (!output.isEnvelope()) {
             return Result.builder().content(text).usage(usage).finishReason(finish).build();
@@ -171,6 +192,24 @@ final class Generation {
             calls.forEach(handler::onToolCall);
         }
         return Result.builder().toolCalls(calls).usage(usage).build();
+    }
+
+    /**
+     * Checks the output against the grammar: a finished answer must be a sentence of it, a cut-off one a prefix of
+     * one. llama.cpp generates unconstrained text when it cannot use a grammar, so this is what makes the
+     * constraint fail closed.
+     */
+    private static void requireConforming(GbnfGrammar grammar, String text, FinishReason finish) {
+        if (finish == FinishReason.STOP) {
+            grammar.requireAccepted(text);
+            return;
+        }
+        GrammarMatch match = grammar.match(text);
+        if (!match.accepted() && match.offset() < text.length()) {
+            throw PaganticException.builder(ErrorCode.CONSTRAINT_GRAMMAR_REJECTED,
+                            "output cut off at the token limit does not follow the grammar: " + match.reason())
+                    .detail("offset", match.offset()).detail("reason", match.reason()).build();
+        }
     }
 
     /** Collects the output and streams it: text as it comes, a tool-call envelope only once parsed. */

@@ -94,7 +94,25 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
         requireOpen();
         context.throwIfDone();
         info.requireSupported(request);
-        return new Generation(model, info.contextWindow(), context, request, handler).run();
+        NativeInputGuard.requireSafe(request);
+        try {
+            return new Generation(model, info.contextWindow(), context, request, handler).run();
+        } catch (RuntimeException failure) {
+            throw asPagantic(failure);
+        }
+    }
+
+    /**
+     * A failure of the binding (its {@code LlamaException}, thrown for instance when llama.cpp refuses the parameters
+     * of a new task) as {@code INFERENCE_ENGINE_ERROR}; anything else, such as a stream handler's own exception,
+     * unchanged.
+     */
+    private static RuntimeException asPagantic(RuntimeException failure) {
+        if (failure.getClass().getName().startsWith("de.kherud.")) {
+            return PaganticException.of(ErrorCode.INFERENCE_ENGINE_ERROR, "llama.cpp failed: " + failure.getMessage(),
+                    failure);
+        }
+        return failure;
     }
 
     @Override
@@ -105,10 +123,7 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
     /** Counts with the model's own tokenizer. */
     @Override
     public TokenCounter tokenCounter() {
-        return text -> {
-            requireOpen();
-            return model.unguarded().encode(text).length;
-        };
+        return text -> model.withoutSlot(llama -> llama.encode(text).length);
     }
 
     /**

@@ -14,8 +14,9 @@ import java.util.Set;
  * JVM ({@code n_probs} does in java-llama.cpp 4.2.0).
  *
  * <ul>
- *   <li>{@code top_k} (integer), {@code min_p}, {@code repeat_penalty}, {@code presence_penalty},
- *       {@code frequency_penalty} (numbers), {@code repeat_last_n} (integer): sampling;</li>
+ *   <li>{@code top_k} (a whole number), {@code min_p}, {@code repeat_penalty}, {@code presence_penalty},
+ *       {@code frequency_penalty} (numbers within the float range), {@code repeat_last_n} (a whole number, at least
+ *       -1): sampling;</li>
  *   <li>{@code cache_prompt} (boolean, default true): reuse the evaluated prompt prefix of the slot's previous
  *       request;</li>
  *   <li>{@code tool_choice}: {@code auto} (default: answer or call a tool), {@code required} (call a tool in answer to
@@ -34,6 +35,7 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
     private static final Set<String> TEMPLATE_SWITCHES = Set.of("enable_thinking");
     private static final Set<String> SAMPLING = Set.of("top_k", "min_p", "repeat_penalty", "presence_penalty",
             "frequency_penalty", "repeat_last_n");
+    private static final Set<String> INTEGERS = Set.of("top_k", "repeat_last_n");
 
     static RequestOptions of(Map<String, Object> options) {
         Map<String, Object> sampling = new LinkedHashMap<>();
@@ -44,7 +46,9 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
         for (Map.Entry<String, Object> option : options.entrySet()) {
             String key = option.getKey();
             Object value = option.getValue();
-            if (SAMPLING.contains(key)) {
+            if (INTEGERS.contains(key)) {
+                sampling.put(key, integer(key, value));
+            } else if (SAMPLING.contains(key)) {
                 sampling.put(key, number(key, value));
             } else if (TEMPLATE_SWITCHES.contains(key)) {
                 switches.put(key, value);
@@ -80,11 +84,32 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
         parameters.setCachePrompt(cachePrompt);
     }
 
+    /**
+     * A number the sampler's float can hold: a larger one becomes an infinite float, which the binding writes into
+     * its JSON parameters as {@code Infinity}, and the native JSON parser's uncaught error aborts the JVM.
+     */
     private static Number number(String key, Object value) {
-        if (value instanceof Number n && Double.isFinite(n.doubleValue())) {
+        if (value instanceof Number n && Float.isFinite(n.floatValue())) {
             return n;
         }
-        throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option '" + key + "' must be a number: " + value)
+        throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option '" + key + "' must be a number within "
+                + "the float range: " + value).detail("option", key).build();
+    }
+
+    /**
+     * A whole number in the int range (a larger one would wrap around); {@code repeat_last_n} also at least -1 (the
+     * context size), since llama.cpp refuses less with an error of its own.
+     */
+    private static Number integer(String key, Object value) {
+        double minimum = key.equals("repeat_last_n") ? -1 : Integer.MIN_VALUE;
+        if (value instanceof Number n) {
+            double d = n.doubleValue();
+            if (Double.isFinite(d) && d == Math.rint(d) && d >= minimum && d <= Integer.MAX_VALUE) {
+                return n.intValue();
+            }
+        }
+        throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option '" + key + "' must be a whole number "
+                + (key.equals("repeat_last_n") ? "from -1" : "in the int range") + ": " + value)
                 .detail("option", key).build();
     }
 

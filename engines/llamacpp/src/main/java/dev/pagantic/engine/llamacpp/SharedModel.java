@@ -6,6 +6,9 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 
 /**
@@ -22,6 +25,7 @@ final class SharedModel {
     private final ModelSpec spec;
     private final LlamaModel model;
     private final Semaphore slots;
+    private final ReadWriteLock unslotted = new ReentrantReadWriteLock(); // tokenization: read; the close: write
     private volatile boolean closing;
 
     SharedModel(ModelSpec spec, LlamaModel model) {
@@ -35,10 +39,26 @@ final class SharedModel {
         return closing;
     }
 
-    /** The model for work that needs no slot (tokenization), or a closed-engine failure. */
+    /** The model for tests of this package, without any guard. */
     LlamaModel unguarded() {
         requireOpen();
         return model;
+    }
+
+    /**
+     * Runs work that needs no slot (tokenization) while the model cannot be closed under it.
+     *
+     * @throws PaganticException {@code INFERENCE_ENGINE_CLOSED} when the model is closing
+     */
+    <T> T withoutSlot(Function<LlamaModel, T> work) {
+        Lock lock = unslotted.readLock();
+        lock.lock();
+        try {
+            requireOpen();
+            return work.apply(model);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -65,7 +85,13 @@ final class SharedModel {
             closing = true;
         }
         slots.acquireUninterruptibly(spec.parallel());
-        model.close();
+        Lock noTokenization = unslotted.writeLock(); // waits for running tokenizations; later ones see the flag
+        noTokenization.lock();
+        try {
+            model.close();
+        } finally {
+            noTokenization.unlock();
+        }
     }
 
     private void acquire(CallContext ctx) {

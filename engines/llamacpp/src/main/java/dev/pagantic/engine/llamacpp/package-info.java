@@ -22,7 +22,11 @@
  *       every string made safe (lone surrogates, characters beyond U+FFFF, which the binding's return path garbles, and
  *       NUL, which native code takes for the end of the text); Jinja is always on, so tools in the template are safe;
  *       no chat template is chosen by name; request options are a closed list ({@code n_probs} aborts); embeddings use
- *       last-token pooling (mean pooling aborts on llama models). Child-JVM tests prove each.</li>
+ *       last-token pooling (mean pooling aborts on llama models). Numbers beyond the float range (a temperature or
+ *       a penalty of {@code 1e300}) would reach the binding's JSON as {@code Infinity}, and a grammar terminal that
+ *       can match U+0000 makes llama.cpp throw from the sampler: both abort the JVM and are refused in Java
+ *       ({@code NativeInputGuard}, {@code RequestOptions}). Child-JVM tests ({@code NativeAbortTest},
+ *       {@code NativeSafetyTest}) prove each.</li>
  *   <li><b>Cancellation from the generating thread.</b> The binding's {@code cancel()} from another thread hangs the
  *       waiting thread, and an abandoned generation blocks the model until its token budget is spent, so the engine
  *       checks the call context after every token and cancels on the thread that generates, on every way out.</li>

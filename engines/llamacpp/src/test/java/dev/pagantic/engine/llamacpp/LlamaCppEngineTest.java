@@ -144,6 +144,17 @@ class LlamaCppEngineTest {
     }
 
     @Test
+    void aCharacterOfSeveralByteTokensCountsAllItsTokensSoACutOffAnswerFinishesWithLength() {
+        // stories260K spells an emoji with byte tokens, which the binding streams as one piece of text
+        Result result = engine.infer(prompt("Smile").grammar("root ::= \"\uD83D\uDE00\" [\\U0001F600-\\U0001F64F]")
+                .maxTokens(4).build());
+
+        assertThat(result.finishReason()).isEqualTo(FinishReason.LENGTH);
+        assertThat(result.content()).isEqualTo("\uD83D\uDE00");
+        assertThat(result.usage().outputTokens()).isEqualTo(4);
+    }
+
+    @Test
     void aForcedToolCallIsParsedIntoToolCallsWithArgumentsOfTheToolsSchema() {
         List<ToolCall> streamed = new ArrayList<>();
         Result result = engine.infer(CallContext.background(), prompt("What is the weather in Paris?")
