@@ -76,7 +76,10 @@ public record Message(Role role, String content, List<ToolCall> toolCalls, Strin
     }
 
     private static void reject(boolean present, Role role, String what) {
-        require(!present, "a " + role.wireName() + " message cannot carry " + what);
+        if (present) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a " + role.wireName() + " message cannot carry "
+                    + what);
+        }
     }
 
     private static void require(boolean condition, String message) {

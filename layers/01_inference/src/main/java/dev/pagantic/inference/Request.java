@@ -58,9 +58,9 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
                     "invalid request: options must be a JSON object: " + notJson.getMessage(), notJson);
         }
         check(!messages.isEmpty(), "a request needs at least one message");
-        check(maxTokens >= 0, "maxTokens must not be negative: " + maxTokens);
-        temperature.ifPresent(t -> check(Double.isFinite(t) && t >= 0, "temperature must be >= 0: " + t));
-        topP.ifPresent(p -> check(p >= 0 && p <= 1, "topP must be within [0, 1]: " + p));
+        check(maxTokens >= 0, "maxTokens must not be negative: ", maxTokens);
+        temperature.ifPresent(t -> check(Double.isFinite(t) && t >= 0, "temperature must be >= 0: ", t));
+        topP.ifPresent(p -> check(p >= 0 && p <= 1, "topP must be within [0, 1]: ", p));
         for (String text : stop) {
             check(!text.isEmpty(), "stop strings must not be empty");
         }
@@ -70,7 +70,7 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         if (tools.size() > 1) {
             Set<String> names = new HashSet<>();
             for (ToolDefinition tool : tools) {
-                check(names.add(tool.name()), "duplicate tool name: " + tool.name());
+                check(names.add(tool.name()), "duplicate tool name: ", tool.name());
             }
         }
     }
@@ -87,8 +87,8 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
     /** A builder initialised with this request's values. */
     public Builder toBuilder() {
         Builder builder = new Builder();
-        builder.messages.addAll(messages);
-        builder.tools.addAll(tools);
+        builder.messages = messages;
+        builder.tools = tools;
         builder.schema = schema.orElse(null);
         builder.grammar = grammar;
         builder.maxTokens = maxTokens;
@@ -96,7 +96,7 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         builder.topP = topP;
         builder.seed = seed;
         builder.stop.addAll(stop);
-        builder.options.putAll(options);
+        builder.options = options.isEmpty() ? null : new LinkedHashMap<>(options);
         return builder;
     }
 
@@ -111,10 +111,20 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         }
     }
 
-    /** Builds a {@link Request}; {@link #build()} validates it and throws {@code CONFIG_INVALID} if it is not. */
+    /** Like {@link #check(boolean, String)}; the value is appended to the message only when the check fails. */
+    private static void check(boolean condition, String message, Object value) {
+        if (!condition) {
+            check(false, message + value);
+        }
+    }
+
+    /**
+     * Builds a {@link Request}; {@link #build()} validates it and throws {@code CONFIG_INVALID} if it is not. Lists
+     * given whole are copied at once into immutable lists, which the request then keeps without copying again.
+     */
     public static final class Builder {
-        private final List<Message> messages = new ArrayList<>();
-        private final List<ToolDefinition> tools = new ArrayList<>();
+        private List<Message> messages = List.of(); // immutable, or an ArrayList of this builder's own
+        private List<ToolDefinition> tools = List.of(); // likewise
         private Schema schema;
         private String grammar = "";
         private int maxTokens;
@@ -122,32 +132,38 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         private OptionalDouble topP = OptionalDouble.empty();
         private OptionalLong seed = OptionalLong.empty();
         private final List<String> stop = new ArrayList<>();
-        private final Map<String, Object> options = new LinkedHashMap<>();
+        private Map<String, Object> options; // null: none
 
         private Builder() {
         }
 
         /** Replaces the conversation. */
         public Builder messages(List<Message> list) {
-            messages.clear();
-            messages.addAll(list);
+            messages = List.copyOf(list);
             return this;
         }
 
         public Builder addMessage(Message message) {
-            messages.add(Objects.requireNonNull(message, "message"));
+            Objects.requireNonNull(message, "message");
+            if (!(messages instanceof ArrayList)) {
+                messages = new ArrayList<>(messages);
+            }
+            messages.add(message);
             return this;
         }
 
         /** Replaces the tools. */
         public Builder tools(List<ToolDefinition> list) {
-            tools.clear();
-            tools.addAll(list);
+            tools = List.copyOf(list);
             return this;
         }
 
         public Builder addTool(ToolDefinition tool) {
-            tools.add(Objects.requireNonNull(tool, "tool"));
+            Objects.requireNonNull(tool, "tool");
+            if (!(tools instanceof ArrayList)) {
+                tools = new ArrayList<>(tools);
+            }
+            tools.add(tool);
             return this;
         }
 
@@ -196,13 +212,16 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
 
         /** An engine-specific option (a JSON value). */
         public Builder option(String key, Object value) {
+            if (options == null) {
+                options = new LinkedHashMap<>();
+            }
             options.put(Objects.requireNonNull(key, "key"), value);
             return this;
         }
 
         public Request build() {
             return new Request(messages, tools, Optional.ofNullable(schema), grammar, maxTokens, temperature, topP,
-                    seed, stop, options);
+                    seed, stop, options == null ? Map.of() : options);
         }
     }
 }

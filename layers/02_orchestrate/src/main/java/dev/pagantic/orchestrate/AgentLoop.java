@@ -919,8 +919,8 @@ public final class AgentLoop implements AutoCloseable {
             if (engine == null) {
                 throw PaganticException.of(ErrorCode.CONFIG_NO_ENGINE, "an AgentLoop needs an inference engine");
             }
-            require(maxTokens > 0, "maxTokens must be positive: " + maxTokens);
-            require(maxToolIterations > 0, "maxToolIterations must be positive: " + maxToolIterations);
+            require(maxTokens > 0, "maxTokens must be positive: ", maxTokens);
+            require(maxToolIterations > 0, "maxToolIterations must be positive: ", maxToolIterations);
             require(eventLog != null, "eventLog must not be null (use EventLog.noOp())");
             require(interceptor != null, "interceptor must not be null (use Interceptor.NONE)");
             boolean hasPrompt = systemPrompt != null && !systemPrompt.isBlank();
@@ -951,6 +951,12 @@ public final class AgentLoop implements AutoCloseable {
         private static void require(boolean condition, String message) {
             if (!condition) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid AgentLoop configuration: " + message);
+            }
+        }
+
+        private static void require(boolean condition, String message, Object value) {
+            if (!condition) {
+                require(false, message + value);
             }
         }
     }

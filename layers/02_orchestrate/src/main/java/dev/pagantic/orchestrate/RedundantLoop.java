@@ -358,8 +358,8 @@ public final class RedundantLoop implements AutoCloseable {
 
         /** The loop; see {@link Builder} for validation. */
         public RedundantLoop build() {
-            require(n > 0, "n must be positive: " + n);
-            require(minSuccesses >= 0 && minSuccesses <= n, "minSuccesses must be within [1, n]: " + minSuccesses);
+            require(n > 0, "n must be positive: ", n);
+            require(minSuccesses >= 0 && minSuccesses <= n, "minSuccesses must be within [1, n]: ", minSuccesses);
             require(voting != null, "voting must not be null");
             require(eventLog != null, "eventLog must not be null (use EventLog.noOp())");
             return new RedundantLoop(this, replica.build());
@@ -369,6 +369,12 @@ public final class RedundantLoop implements AutoCloseable {
             if (!condition) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid RedundantLoop configuration: "
                         + message);
+            }
+        }
+
+        private static void require(boolean condition, String message, Object value) {
+            if (!condition) {
+                require(false, message + value);
             }
         }
     }

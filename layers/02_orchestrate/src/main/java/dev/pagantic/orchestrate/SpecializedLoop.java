@@ -49,7 +49,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       normalisation, schema validation, grammar conformance) and then the configured rules;</li>
  *   <li>an attempt that fails with a {@code ConstraintFailure} or a {@code ValidationFailure} is retried according to
  *       the {@link RetryPolicy} (by default three attempts in all, without delay, on those two categories only); other
- *       failures end the call.</li>
+ *       failures end the call. A retry repeats only the structured turn: the conversation of the tool phase (the
+ *       model's calls and the tools' results) is kept from the attempt that completed it, so a tool with side
+ *       effects never runs again because the output that followed it was invalid.</li>
  * </ol>
  *
  * <h2>Lifecycle</h2>
@@ -226,6 +228,9 @@ public final class SpecializedLoop implements AutoCloseable {
         private final Phases phases;
         private final List<ToolExecution> toolExecutions = new ArrayList<>();
         private List<Message> context = List.of();
+        // the inner loop's history after a completed tool phase, reused by retries so that no tool runs again
+        private List<Message> gathered;
+        private ConversationBuffer memory;
         private TokenUsage usage = TokenUsage.ZERO;
         private PaganticException lastFailure;
         private int attempts;
@@ -255,9 +260,12 @@ public final class SpecializedLoop implements AutoCloseable {
         private SpecializedResult structured(AgentLoop loop, int number) {
             String structuredPrompt = prompt;
             if (tools != null) {
-                AgentTurn gathered = loop.chatTurn(ctx, prompt, options);
-                usage = usage.plus(gathered.result().usage());
-                toolExecutions.addAll(gathered.toolExecutions());
+                if (gathered == null) {
+                    AgentTurn turn = loop.chatTurn(ctx, prompt, options);
+                    usage = usage.plus(turn.result().usage());
+                    toolExecutions.addAll(turn.toolExecutions());
+                    gathered = memory.messages();
+                }
                 structuredPrompt = PHASE_TWO_PROMPT;
             }
             AtomicReference<ValidationReport> validation = new AtomicReference<>();
@@ -287,8 +295,12 @@ public final class SpecializedLoop implements AutoCloseable {
 
         private AgentLoop innerLoop() {
             List<Message> base = systemMessage == null ? List.of() : List.of(systemMessage);
-            ConversationBuffer memory = new ConversationBuffer();
-            memory.appendAll(context.isEmpty() ? base : contextPlacement.place(base, context));
+            memory = new ConversationBuffer();
+            if (gathered != null) {
+                memory.appendAll(gathered);
+            } else {
+                memory.appendAll(context.isEmpty() ? base : contextPlacement.place(base, context));
+            }
             return AgentLoop.builder()
                     .engine(engine)
                     .tools(tools)

@@ -15,6 +15,9 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -67,6 +70,11 @@ public final class ApiServer implements AutoCloseable {
     private static final String REQUEST_ID_HEADER = "X-Request-Id";
     private static final int RETRY_AFTER_SECONDS = 1;
 
+    /** The default {@link Builder#idleTimeout(Duration)}: 30 seconds. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    /** The default {@link Builder#minRequestDataRate(long)}: 1024 bytes per second. */
+    public static final long DEFAULT_MIN_REQUEST_DATA_RATE = 1024;
+
     private final Orchestrator orchestrator;
     /** The playground page, a classpath resource beside this class. */
     private static final String PLAYGROUND = "playground.html";
@@ -81,6 +89,8 @@ public final class ApiServer implements AutoCloseable {
     private final int maxConcurrent;
     private final Duration drainTimeout;
     private final Duration requestTimeout;
+    private final Duration idleTimeout;
+    private final long minRequestDataRate;
     private final InstantSource clock;
     private final Semaphore permits;
     private final Set<Cancellation> inFlight = ConcurrentHashMap.newKeySet();
@@ -105,6 +115,8 @@ public final class ApiServer implements AutoCloseable {
         this.maxConcurrent = b.maxConcurrentRequests;
         this.drainTimeout = b.drainTimeout;
         this.requestTimeout = b.requestTimeout;
+        this.idleTimeout = b.idleTimeout;
+        this.minRequestDataRate = b.minRequestDataRate;
         this.clock = b.clock;
         this.permits = new Semaphore(b.maxConcurrentRequests);
         this.requestMapper = new ChatCompletionRequestMapper(b.limits);
@@ -190,6 +202,21 @@ public final class ApiServer implements AutoCloseable {
         config.startup.showJavalinBanner = false;
         config.startup.showOldJavalinVersionWarning = false;
         config.http.maxRequestSize = limits.maxBodyBytes();
+        // Slow clients (slowloris): a connection silent for the idle timeout is closed, whether it is still sending
+        // its headers or its body; a body that trickles in slower than the minimum rate is refused with 408. Jetty
+        // parses headers without holding a thread, and the body is read before a concurrency permit is taken, so a
+        // slow client never blocks the others.
+        config.jetty.modifyHttpConfiguration(http -> {
+            http.setIdleTimeout(idleTimeout.toMillis());
+            http.setMinRequestDataRate(minRequestDataRate);
+        });
+        config.jetty.addConnector((server, http) -> {
+            ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+            connector.setHost(host);
+            connector.setPort(requestedPort);
+            connector.setIdleTimeout(idleTimeout.toMillis());
+            return connector;
+        });
         config.routes.before("/v1/*", this::authenticate);
         config.routes.post("/v1/chat/completions", this::chatCompletions);
         config.routes.post("/v1/requests", this::nativeRequest);
@@ -218,8 +245,8 @@ public final class ApiServer implements AutoCloseable {
 
     /** {@code POST /v1/chat/completions}: OpenAI's chat completions, whole or streamed. */
     private void chatCompletions(Context ctx) {
-        guarded(ctx, Dialect.OPENAI, () -> {
-            JsonNode body = parse(readBody(ctx));
+        guarded(ctx, Dialect.OPENAI, raw -> {
+            JsonNode body = parse(raw);
             String requestId = requestId(ctx);
             ChatCompletionCall call = requestMapper.map(body, requestId, traceId(ctx));
             SystemRequest request = withDefaultTimeout(call.request());
@@ -253,8 +280,16 @@ public final class ApiServer implements AutoCloseable {
 
     /** {@code POST /v1/requests}: a native {@code SystemRequest} in, its {@code SystemResponse} out. */
     private void nativeRequest(Context ctx) {
-        guarded(ctx, Dialect.NATIVE, () -> {
-            SystemRequest parsed = FacadeJson.requestFromJson(readBody(ctx));
+        guarded(ctx, Dialect.NATIVE, raw -> {
+            SystemRequest parsed;
+            try {
+                parsed = FacadeJson.requestFromJson(raw);
+            } catch (JacksonException malformed) {
+                // a value of the wrong JSON type that the wire format reads without checking: the client's mistake.
+                // Jackson's text names Java types, so it is not echoed.
+                LOG.debug("malformed native request: {}", malformed.getOriginalMessage());
+                throw ApiFailure.badRequest("the request body is not a valid request: a field has the wrong JSON type");
+            }
             checkLimits(parsed.messages());
             SystemRequest request = withDefaultTimeout(parsed.toBuilder()
                     .requestId(parsed.requestId().isEmpty() ? requestId(ctx) : parsed.requestId())
@@ -344,8 +379,22 @@ public final class ApiServer implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ inference
 
-    /** The body of an inference endpoint, run within the concurrency limit, every failure answered as JSON. */
+    /**
+     * The body of an inference endpoint, run within the concurrency limit, every failure answered as JSON. The request
+     * body is read first, outside the limit: a client that sends it slowly holds no permit that others need.
+     */
     private void guarded(Context ctx, Dialect dialect, Body body) {
+        if (draining) {
+            refuseWhileDraining(ctx, dialect);
+            return;
+        }
+        String raw;
+        try {
+            raw = readBody(ctx);
+        } catch (ApiFailure failure) {
+            sendError(ctx, dialect, failure);
+            return;
+        }
         if (draining) {
             refuseWhileDraining(ctx, dialect);
             return;
@@ -362,7 +411,7 @@ public final class ApiServer implements AutoCloseable {
             return;
         }
         try {
-            body.run();
+            body.run(raw);
         } catch (ApiFailure failure) {
             sendError(ctx, dialect, failure);
         } catch (PaganticException refusal) {
@@ -429,9 +478,29 @@ public final class ApiServer implements AutoCloseable {
                 throw tooLarge();
             }
             return new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException unreadable) {
-            throw ApiFailure.badRequest("the request body could not be read: " + unreadable.getMessage());
+        } catch (ApiFailure tooLarge) {
+            throw tooLarge;
+        } catch (IOException | RuntimeException unreadable) {
+            // Jetty's idle timeout, its minimum data rate (a runtime BadMessageException), its size limit on a chunked
+            // body, or a reset connection. The exception's text names Jetty's classes, so it goes to the debug log
+            // only, never to the client.
+            if (statusOf(unreadable) == HttpStatuses.CONTENT_TOO_LARGE) {
+                throw tooLarge();
+            }
+            LOG.debug("the body of {} {} could not be read: {}", ctx.method(), ctx.path(), unreadable.toString());
+            throw new ApiFailure(HttpStatuses.REQUEST_TIMEOUT, ErrorCode.CANCELLED_TIMEOUT,
+                    "the request body could not be read: it arrived too slowly or the connection failed", 0);
         }
+    }
+
+    /** The HTTP status Jetty attached to a failure (or to one of its causes); 0 when none. */
+    private static int statusOf(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof HttpException http) {
+                return http.getCode();
+            }
+        }
+        return 0;
     }
 
     private ApiFailure tooLarge() {
@@ -513,10 +582,10 @@ public final class ApiServer implements AutoCloseable {
         NATIVE
     }
 
-    /** The body of an inference endpoint. */
+    /** The body of an inference endpoint, given the request body as text. */
     @FunctionalInterface
     private interface Body {
-        void run();
+        void run(String requestBody);
     }
 
     /**
@@ -534,6 +603,8 @@ public final class ApiServer implements AutoCloseable {
         private int maxConcurrentRequests = 4;
         private Duration drainTimeout = Duration.ofSeconds(30);
         private Duration requestTimeout = Duration.ZERO;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private long minRequestDataRate = DEFAULT_MIN_REQUEST_DATA_RATE;
         private InstantSource clock = InstantSource.system();
 
         private Builder() {
@@ -602,6 +673,24 @@ public final class ApiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a connection may stay silent (while sending its headers or body, or between requests) before the
+         * server closes it; {@link ApiServer#DEFAULT_IDLE_TIMEOUT} (30 s) by default. Bounds slowloris clients.
+         */
+        public Builder idleTimeout(Duration value) {
+            this.idleTimeout = value;
+            return this;
+        }
+
+        /**
+         * The slowest rate, in bytes per second, at which a request body may arrive; slower bodies are refused with
+         * 408. {@link ApiServer#DEFAULT_MIN_REQUEST_DATA_RATE} by default; 0 for no minimum.
+         */
+        public Builder minRequestDataRate(long bytesPerSecond) {
+            this.minRequestDataRate = bytesPerSecond;
+            return this;
+        }
+
         /** The clock of the {@code created} timestamps; the system clock by default. */
         public Builder clock(InstantSource value) {
             this.clock = value;
@@ -624,6 +713,9 @@ public final class ApiServer implements AutoCloseable {
             require(requestTimeout != null && !requestTimeout.isNegative(),
                     "the request timeout must not be negative");
             require(clock != null, "the clock must not be null");
+            require(idleTimeout != null && !idleTimeout.isNegative() && !idleTimeout.isZero(),
+                    "the idle timeout must be positive");
+            require(minRequestDataRate >= 0, "minRequestDataRate must not be negative: " + minRequestDataRate);
             if (bearerToken != null && bearerToken.isBlank()) {
                 bearerToken = null;
             }

@@ -8,6 +8,7 @@ import dev.pagantic.testkit.ScriptedEngine;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -127,6 +128,8 @@ public final class ApiServerMain {
             running.server = ApiServer.builder().orchestrator(running.orchestrator).timelines(events)
                     .modelName(modelName).host(options.host()).port(options.port())
                     .bearerToken(options.token()).maxConcurrentRequests(options.maxConcurrent())
+                    .idleTimeout(Duration.ofSeconds(options.idleTimeoutSeconds()))
+                    .minRequestDataRate(options.minRequestRate())
                     .build().start();
         } catch (RuntimeException failure) {
             running.close();

@@ -22,10 +22,20 @@ import java.util.Optional;
  * @param gpuLayers     layers to offload to a GPU; 0 for none
  * @param systemPrompt  the system prompt of conversations that bring none; empty for none
  * @param help          whether to print the usage and exit
+ * @param idleTimeoutSeconds how long a connection may stay silent before it is closed (slow clients)
+ * @param minRequestRate     the slowest request body rate in bytes per second (408 below it); 0 for none
  */
 record ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
                      int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
-                     boolean help) {
+                     boolean help, int idleTimeoutSeconds, int minRequestRate) {
+
+    /** The options without the slow-client settings, which take their defaults. */
+    ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
+                  int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
+                  boolean help) {
+        this(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers, systemPrompt, help,
+                (int) ApiServer.DEFAULT_IDLE_TIMEOUT.toSeconds(), (int) ApiServer.DEFAULT_MIN_REQUEST_DATA_RATE);
+    }
 
     static final String USAGE = String.join("\n",
             "usage: pagantic-api (--model FILE.gguf | --scripted REPLY...) [options]",
@@ -41,6 +51,9 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             "  --threads N           llama.cpp CPU threads (default: all processors)",
             "  --gpu-layers N        layers to offload to a GPU (default 0)",
             "  --system-prompt TEXT  system prompt of conversations that bring none",
+            "  --idle-timeout SECS   close connections silent this long, e.g. slow clients (default 30)",
+            "  --min-request-rate B  refuse request bodies arriving slower than B bytes/s with 408",
+            "                        (default 1024; 0 for no minimum)",
             "  --help                print this and exit");
 
     ServerOptions {
@@ -68,6 +81,8 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
         int threads = 0;
         int gpuLayers = 0;
         String systemPrompt = "";
+        int idleTimeout = (int) ApiServer.DEFAULT_IDLE_TIMEOUT.toSeconds();
+        int minRequestRate = (int) ApiServer.DEFAULT_MIN_REQUEST_DATA_RATE;
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
             switch (option) {
@@ -89,6 +104,8 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
                 case "--threads" -> threads = number(args, ++i, option, 1, 1024);
                 case "--gpu-layers" -> gpuLayers = number(args, ++i, option, 0, 100_000);
                 case "--system-prompt" -> systemPrompt = value(args, ++i, option);
+                case "--idle-timeout" -> idleTimeout = number(args, ++i, option, 1, 86_400);
+                case "--min-request-rate" -> minRequestRate = number(args, ++i, option, 0, Integer.MAX_VALUE);
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'");
             }
         }
@@ -102,7 +119,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             maxConcurrent = model.isPresent() ? 1 : 4;
         }
         return new ServerOptions(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers,
-                systemPrompt, false);
+                systemPrompt, false, idleTimeout, minRequestRate);
     }
 
     private static String value(List<String> args, int index, String option) {

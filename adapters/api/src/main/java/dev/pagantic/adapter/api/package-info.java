@@ -66,6 +66,12 @@
  *       reading and while reading), the most messages and the longest message (400), on both endpoints.</li>
  *   <li>With a bearer token configured, every {@code /v1} request needs {@code Authorization: Bearer <token>}
  *       (compared in constant time); otherwise 401 with {@code WWW-Authenticate: Bearer}.</li>
+ *   <li>Slow clients (slowloris): a connection silent for {@code idleTimeout} (30 s; {@code --idle-timeout}) is
+ *       closed, whether it is still sending headers or body, and a body arriving slower than
+ *       {@code minRequestDataRate} (1024 bytes/s; {@code --min-request-rate}, 0 for none) is refused with 408. The body
+ *       is read before a concurrency permit is taken, so a slow client never makes others wait or get 429. A body
+ *       that cannot be read is 408 with a generic message; Jetty's and Jackson's exception texts go to the debug log
+ *       only.</li>
  *   <li>At most {@code maxConcurrentRequests} inference requests run at once (a semaphore); the next is answered 429
  *       with {@code Retry-After} at once, never queued behind a slow generation.</li>
  *   <li>{@code close()} is graceful: new requests get 503, requests in flight finish (up to the drain timeout, then

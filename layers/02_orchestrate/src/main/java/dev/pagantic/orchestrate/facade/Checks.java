@@ -27,6 +27,13 @@ final class Checks {
         }
     }
 
+    /** Like {@link #require(boolean, String)}; the value is appended to the message only when the check fails. */
+    static void require(boolean condition, String message, Object value) {
+        if (!condition) {
+            throw invalid(message + value);
+        }
+    }
+
     static String text(String value, String field) {
         notNull(value, field);
         require(!value.isBlank(), field + " must not be blank");

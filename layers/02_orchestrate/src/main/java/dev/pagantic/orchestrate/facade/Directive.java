@@ -27,7 +27,7 @@ public record Directive(int iterations, Optional<String> primary, Optional<Strin
 
     /** @throws dev.pagantic.core.PaganticException {@code CONFIG_INVALID} for negative numbers, blank or repeated ids */
     public Directive {
-        Checks.require(iterations >= 0, "directive iterations must not be negative: " + iterations);
+        Checks.require(iterations >= 0, "directive iterations must not be negative: ", iterations);
         Checks.notNull(primary, "primary");
         Checks.notNull(review, "review");
         primary.ifPresent(id -> Checks.text(id, "primary engine id"));
@@ -38,7 +38,7 @@ public record Directive(int iterations, Optional<String> primary, Optional<Strin
             Checks.text(id, "voter id");
             Checks.require(seen.add(id), "voter '" + id + "' is named twice");
         }
-        Checks.require(minWeight >= 0, "directive min_weight must not be negative: " + minWeight);
+        Checks.require(minWeight >= 0, "directive min_weight must not be negative: ", minWeight);
     }
 
     /** A builder starting from {@link #NONE}. */

@@ -36,9 +36,9 @@ public record ExecutionHints(int maxTokens, Duration timeout, OptionalDouble tem
             OptionalDouble.empty(), Map.of());
 
     public ExecutionHints {
-        Checks.require(maxTokens >= 0, "maxTokens must not be negative: " + maxTokens);
+        Checks.require(maxTokens >= 0, "maxTokens must not be negative: ", maxTokens);
         Checks.notNull(timeout, "timeout");
-        Checks.require(!timeout.isNegative(), "timeout must not be negative: " + timeout);
+        Checks.require(!timeout.isNegative(), "timeout must not be negative: ", timeout);
         Checks.notNull(temperature, "temperature");
         temperature.ifPresent(t -> Checks.require(Double.isFinite(t) && t >= 0.0,
                 "temperature must be a finite number >= 0: " + t));

@@ -67,7 +67,11 @@ public final class FacadeJson {
                 .messages(messages(root.path("messages")))
                 .hints(hints(root.path("hints")))
                 .output(output(root.path("output")));
-        root.path("tools").forEach(name -> request.tools(name.asString()));
+        root.path("tools").forEach(name -> {
+            // asString() throws Jackson's own exception for an object: refuse it as the envelope error it is
+            Checks.require(name.isString(), "a tool whitelist entry is a tool name (a JSON string)");
+            request.tools(name.stringValue());
+        });
         root.path("caller_tools").forEach(tool -> request.callerTool(toolDefinition(tool)));
         request.directive(directive(root.path("directive")));
         return request.build();
@@ -330,7 +334,7 @@ public final class FacadeJson {
         if (node.isMissingNode() || node.isNull()) {
             return new LinkedHashMap<>();
         }
-        Checks.require(node.isObject(), "expected a JSON object: " + node);
+        Checks.require(node.isObject(), "expected a JSON object: ", node);
         return JSON.convertValue(node, OBJECT);
     }
 }

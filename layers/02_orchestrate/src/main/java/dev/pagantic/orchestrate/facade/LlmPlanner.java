@@ -351,7 +351,7 @@ public final class LlmPlanner implements Planner {
             Checks.notNull(interceptor, "interceptor");
             Checks.text(plannerId, "plannerId");
             Checks.text(systemPrompt, "systemPrompt");
-            Checks.require(maxTokens >= 0, "maxTokens must not be negative: " + maxTokens);
+            Checks.require(maxTokens >= 0, "maxTokens must not be negative: ", maxTokens);
             Checks.require(!registeredNull, "registered step types must not be null or hold null");
             Checks.require(!registered.isEmpty(),
                     "the LLM planner needs the registered step types (the executor's handlers)");

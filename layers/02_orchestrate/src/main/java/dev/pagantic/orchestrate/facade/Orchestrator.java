@@ -118,7 +118,13 @@ import tools.jackson.databind.json.JsonMapper;
  * and when the model calls one the response hands the calls back ({@link FinishReason#TOOL_CALLS}) with nothing
  * executed; the caller's next request carries the results as tool messages. A model asking for a tool outside the
  * whitelist gets {@code TOOL_NOT_FOUND} as the tool's result and nothing runs; arguments are checked against the
- * tool's parameter schema before it runs.
+ * tool's parameter schema before it runs. The whitelist also scopes the built-in tool handler of plan mode: a tool
+ * step calling a tool outside it fails with {@code TOOL_NOT_FOUND} without running it.
+ *
+ * <p>Nothing here retries a tool that is not {@linkplain dev.pagantic.tool.ToolSafety#idempotent() idempotent}: a
+ * structured retry repeats only the structured turn, keeping the tool phase's results; redundant replicas are offered
+ * idempotent tools only (a whitelist naming another is {@code CONFIG_INVALID}); plan steps are never retried on a tool
+ * failure.
  *
  * <h2>Failures and events</h2>
  * Every failure comes back as a response whose {@link SystemResponse#error()} holds the code, category and retryable
@@ -151,6 +157,7 @@ public final class Orchestrator implements AutoCloseable {
     private final ContextPlacement contextPlacement; // null: the loops' default
     private final Planner planner; // null: plan mode unavailable
     private final Map<StepType, StepHandler> handlers;
+    private final boolean builtInToolHandler; // the tool step handler is the built-in one on `tools`
     private final PlanPolicy planPolicy;
     private final VotingStrategy voting;
     private final int replicas;
@@ -180,6 +187,7 @@ public final class Orchestrator implements AutoCloseable {
         this.contextPlacement = b.contextPlacement;
         this.planner = b.planner;
         this.handlers = planHandlers(b, executor);
+        this.builtInToolHandler = b.tools != null && !b.handlers.containsKey(StepType.TOOL);
         this.planPolicy = b.planPolicy;
         this.voting = b.voting;
         this.replicas = b.replicas;
@@ -221,7 +229,7 @@ public final class Orchestrator implements AutoCloseable {
         EngineCatalogue catalogue = b.catalogue != null ? b.catalogue
                 : EngineCatalogue.builder().add(EngineEntry.of(DEFAULT_ENGINE_ID, b.engine, 1)).build();
         MultiModel.Builder modes = MultiModel.builder().catalogue(catalogue).maxTokens(b.maxTokens)
-                .executor(b.replicaExecutor);
+                .executor(b.replicaExecutor).interceptor(b.interceptor);
         if (systemMessage != null) {
             modes.systemPrompt(systemMessage.content());
         }
@@ -369,7 +377,7 @@ public final class Orchestrator implements AutoCloseable {
         if (replicaExecutor != null) {
             loop.executor(replicaExecutor);
         }
-        RedundantOutcome outcome = loop.build().run(ctx, lastUserMessage(req), options);
+        RedundantOutcome outcome = loop.build().run(ctx, lastUserMessage(req), replicaTools(req, options));
         if (outcome.failure().isPresent()) {
             return failed(req, options.lifecycle().orElseThrow(), outcome.failure().get(), outcome.usage(),
                     outcome.toolExecutions());
@@ -385,6 +393,31 @@ public final class Orchestrator implements AutoCloseable {
         parse(result.content()).ifPresent(response::structuredOutput);
         outcome.toolExecutions().forEach(e -> response.toolCallMade(ToolCallRecord.from(e)));
         return response.build();
+    }
+
+    /**
+     * The tools of redundant replicas. Every replica runs the tool phase again, so a tool that is not idempotent
+     * would run once per replica: replicas are offered the idempotent tools only (a call of another one is
+     * {@code TOOL_NOT_FOUND}, not allowed), and a whitelist that names a non-idempotent tool is refused with
+     * {@code CONFIG_INVALID} rather than silently narrowed.
+     */
+    private TurnOptions replicaTools(SystemRequest req, TurnOptions options) {
+        if (tools == null) {
+            return options;
+        }
+        List<String> allowed = tools.names().stream().filter(req::allowsTool).toList();
+        List<String> repeatable = allowed.stream()
+                .filter(name -> tools.lookup(name).map(tool -> tool.safety().idempotent()).orElse(false)).toList();
+        if (repeatable.size() == allowed.size()) {
+            return options;
+        }
+        if (!req.tools().isEmpty()) {
+            List<String> unsafe = allowed.stream().filter(name -> !repeatable.contains(name)).toList();
+            throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "redundant mode runs the tools once per "
+                            + "replica, so it cannot offer tools that are not idempotent: " + String.join(", ", unsafe))
+                    .detail("tools", String.join(",", unsafe)).build();
+        }
+        return options.toBuilder().allowedTools(repeatable).build();
     }
 
     /**
@@ -432,7 +465,7 @@ public final class Orchestrator implements AutoCloseable {
         }
         lifecycle.plan("creating the plan");
         ExecutionPlan plan = planner.createPlan(ctx, req);
-        PlanExecutor executor = PlanExecutor.builder().handlers(handlers).policy(planPolicy)
+        PlanExecutor executor = PlanExecutor.builder().handlers(planHandlersFor(req)).policy(planPolicy)
                 .interceptor(interceptor).eventLog(eventLog).build();
         PlanResult result = executor.execute(ctx, plan, lifecycle);
         Map<String, Object> outputs = new LinkedHashMap<>();
@@ -453,6 +486,22 @@ public final class Orchestrator implements AutoCloseable {
                 .toolCallsMade(toolCalls)
                 .tokenUsage(result.usage())
                 .build();
+    }
+
+    /**
+     * The plan handlers of one request: with a tool whitelist, the built-in tool handler runs on the whitelisted view
+     * of the registry, so that a tool step (a planned call, or a model's output chained into the step) can no more
+     * run a hidden tool than a chat turn can ({@code TOOL_NOT_FOUND}). A configured tool handler is the
+     * application's own and is left as it is.
+     */
+    private Map<StepType, StepHandler> planHandlersFor(SystemRequest req) {
+        if (!builtInToolHandler || req.tools().isEmpty()) {
+            return handlers;
+        }
+        Map<StepType, StepHandler> scoped = new LinkedHashMap<>(handlers);
+        scoped.put(StepType.TOOL, StepHandlers.tool(tools.allowOnly(
+                tools.names().stream().filter(req::allowsTool).toList()), executor));
+        return scoped;
     }
 
     /**
@@ -512,15 +561,7 @@ public final class Orchestrator implements AutoCloseable {
     /** PREPARE's tool selection and the hints, as the options of the pattern's call. */
     private TurnOptions turnOptions(SystemRequest req, StreamHandler stream, ExecutionLifecycle lifecycle,
                                     ExecutionContext execution) {
-        Set<String> callerNames = req.callerTools().stream().map(ToolDefinition::name)
-                .collect(Collectors.toCollection(LinkedHashSet::new));
-        for (String name : req.tools()) {
-            if ((tools == null || !tools.contains(name)) && !callerNames.contains(name)) {
-                throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
-                        "the tool whitelist names '" + name + "', which is neither registered nor a caller tool")
-                        .detail("tool", name).build();
-            }
-        }
+        checkWhitelist(req);
         TurnOptions.Builder options = TurnOptions.builder()
                 .maxTokens(req.hints().maxTokens())
                 .options(req.hints().options())
@@ -530,20 +571,45 @@ public final class Orchestrator implements AutoCloseable {
         req.hints().topP().ifPresent(options::topP);
         List<String> selected = new ArrayList<>();
         if (tools != null) {
-            List<String> allowed = tools.names().stream().filter(req::allowsTool).toList();
+            List<String> allowed = new ArrayList<>();
+            for (String name : tools.names()) {
+                if (req.allowsTool(name)) {
+                    allowed.add(name);
+                }
+            }
             if (!req.tools().isEmpty()) {
                 options.allowedTools(allowed);
             }
             selected.addAll(allowed);
         }
-        if (req.mode() == Mode.CHAT) {
-            List<ToolDefinition> callerTools = req.callerTools().stream().filter(t -> req.allowsTool(t.name()))
-                    .toList();
+        if (req.mode() == Mode.CHAT && !req.callerTools().isEmpty()) {
+            List<ToolDefinition> callerTools = new ArrayList<>();
+            for (ToolDefinition tool : req.callerTools()) {
+                if (req.allowsTool(tool.name())) {
+                    callerTools.add(tool);
+                    selected.add(tool.name());
+                }
+            }
             options.callerTools(callerTools);
-            callerTools.forEach(t -> selected.add(t.name()));
         }
         execution.selectTools(selected);
         return options.build();
+    }
+
+    /** Every whitelisted name must be a registered or a caller tool. */
+    private void checkWhitelist(SystemRequest req) {
+        if (req.tools().isEmpty()) {
+            return;
+        }
+        Set<String> callerNames = req.callerTools().stream().map(ToolDefinition::name)
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+        for (String name : req.tools()) {
+            if ((tools == null || !tools.contains(name)) && !callerNames.contains(name)) {
+                throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
+                        "the tool whitelist names '" + name + "', which is neither registered nor a caller tool")
+                        .detail("tool", name).build();
+            }
+        }
     }
 
     private AgentLoop agentLoop(ConversationBuffer memory) {
@@ -652,9 +718,11 @@ public final class Orchestrator implements AutoCloseable {
     }
 
     private void recordTransition(Transition transition) {
-        eventLog.record(new LifecycleTransitionEvent(EventContext.of(transition.correlation(), transition.at()),
-                transition.from().name(), transition.to().name(), transition.attempt(), transition.reason())
-                .toEvent());
+        if (eventLog.isEnabled()) {
+            eventLog.record(new LifecycleTransitionEvent(EventContext.of(transition.correlation(), transition.at()),
+                    transition.from().name(), transition.to().name(), transition.attempt(), transition.reason())
+                    .toEvent());
+        }
     }
 
     // ------------------------------------------------------------------------------------------------------ builder

@@ -125,7 +125,7 @@ public final class RequestTimelines implements EventLog {
 
         /** The timelines; {@code CONFIG_INVALID} for a non-positive maximum. */
         public RequestTimelines build() {
-            Checks.require(maxRequests > 0, "maxRequests must be positive: " + maxRequests);
+            Checks.require(maxRequests > 0, "maxRequests must be positive: ", maxRequests);
             return new RequestTimelines(this);
         }
     }

@@ -77,12 +77,16 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         Set<String> seen = new HashSet<>();
         for (String name : tools) {
             Checks.text(name, "tool name");
-            Checks.require(seen.add(name), "tool '" + name + "' is listed twice in the whitelist");
+            if (!seen.add(name)) {
+                throw Checks.invalid("tool '" + name + "' is listed twice in the whitelist");
+            }
         }
         callerTools = Checks.list(callerTools, "callerTools");
         seen.clear();
         for (ToolDefinition tool : callerTools) {
-            Checks.require(seen.add(tool.name()), "caller tool '" + tool.name() + "' is defined twice");
+            if (!seen.add(tool.name())) {
+                throw Checks.invalid("caller tool '" + tool.name() + "' is defined twice");
+            }
         }
         Checks.notNull(directive, "directive");
     }

@@ -60,7 +60,7 @@ public record SystemResponse(String requestId, String sessionId, String content,
         toolCallsMade = Checks.list(toolCallsMade, "toolCallsMade");
         toolCallsRequested = Checks.list(toolCallsRequested, "toolCallsRequested");
         Checks.notNull(confidence, "confidence");
-        confidence.ifPresent(c -> Checks.require(c >= 0.0 && c <= 1.0, "confidence must be in [0, 1]: " + c));
+        confidence.ifPresent(c -> Checks.require(c >= 0.0 && c <= 1.0, "confidence must be in [0, 1]: ", c));
         Checks.notNull(confidenceSource, "confidenceSource");
         Checks.require(confidence.isPresent() == confidenceSource.isPresent(),
                 "a confidence and its source go together");

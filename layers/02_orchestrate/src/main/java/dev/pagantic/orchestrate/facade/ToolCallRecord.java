@@ -31,7 +31,7 @@ public record ToolCallRecord(String id, String name, Map<String, Object> argumen
         Checks.notNull(errorCode, "errorCode");
         Checks.require(errorCode.isEmpty() || isError, "a tool call with an error code must be marked as an error");
         Checks.notNull(duration, "duration");
-        Checks.require(!duration.isNegative(), "duration must not be negative: " + duration);
+        Checks.require(!duration.isNegative(), "duration must not be negative: ", duration);
     }
 
     /** The record of a tool execution: its call, its result's content and error flag, its code and duration. */

@@ -33,9 +33,9 @@ public record ValidationResult(int passed, int failed, int repairAttempts, boole
                                List<ValidationViolation> violations) {
 
     public ValidationResult {
-        Checks.require(passed >= 0, "passed must not be negative: " + passed);
-        Checks.require(failed >= 0, "failed must not be negative: " + failed);
-        Checks.require(repairAttempts >= 0, "repairAttempts must not be negative: " + repairAttempts);
+        Checks.require(passed >= 0, "passed must not be negative: ", passed);
+        Checks.require(failed >= 0, "failed must not be negative: ", failed);
+        Checks.require(repairAttempts >= 0, "repairAttempts must not be negative: ", repairAttempts);
         Checks.require(!repaired || repairAttempts > 0, "a repaired output needs at least one repair attempt");
         stepsRun = Checks.list(stepsRun, "stepsRun");
         stepsRun.forEach(step -> Checks.text(step, "step name"));

@@ -11,6 +11,9 @@ import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.grammar.GbnfGrammar;
+import dev.pagantic.orchestrate.spi.Interceptor;
+import dev.pagantic.orchestrate.spi.Invocation;
+import dev.pagantic.orchestrate.spi.InvocationKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -66,12 +69,14 @@ public final class MultiModel {
     private final Executor executor; // null: voters run sequentially
     private final int maxTokens;
     private final String systemPrompt; // null: none
+    private final Interceptor interceptor;
 
     private MultiModel(Builder b) {
         this.catalogue = b.catalogue;
         this.executor = b.executor;
         this.maxTokens = b.maxTokens;
         this.systemPrompt = b.systemPrompt;
+        this.interceptor = b.interceptor;
     }
 
     /** Starts building; a catalogue is required. */
@@ -283,7 +288,13 @@ public final class MultiModel {
         if (grammar != null) {
             request.grammar(grammar);
         }
-        Result result = entry.engine().infer(ctx, request.build());
+        Request built = request.build();
+        Result result = interceptor.intercept(Invocation.of(InvocationKind.INFERENCE, entry.id(), ctx, built,
+                () -> entry.engine().infer(ctx, built)));
+        if (result == null) {
+            throw PaganticException.of(ErrorCode.INFERENCE_MALFORMED_RESPONSE,
+                    "the inference returned no result (an interceptor returned null)");
+        }
         String content = result.content() == null ? "" : result.content();
         return new PhaseCall(phase, entry.id(), prompt, content, result.usage(), entry.cost(result.usage()));
     }
@@ -331,6 +342,7 @@ public final class MultiModel {
         private Executor executor;
         private int maxTokens = DEFAULT_MAX_TOKENS;
         private String systemPrompt;
+        private Interceptor interceptor = Interceptor.NONE;
 
         private Builder() {
         }
@@ -359,10 +371,23 @@ public final class MultiModel {
             return this;
         }
 
+        /**
+         * The interceptor every engine call passes through, named by the engine's catalogue id (a durable runner
+         * makes each voter's call its own activity); {@link Interceptor#NONE} by default.
+         */
+        public Builder interceptor(Interceptor value) {
+            this.interceptor = value;
+            return this;
+        }
+
         /** The modes. */
         public MultiModel build() {
             if (catalogue == null) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "MultiModel needs an engine catalogue");
+            }
+            if (interceptor == null) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID,
+                        "interceptor must not be null (use Interceptor.NONE)");
             }
             if (maxTokens <= 0) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "maxTokens must be positive: " + maxTokens);

@@ -87,6 +87,26 @@ class MultiModelTest {
     }
 
     @Test
+    void everyEngineCallPassesThroughTheInterceptorNamedByItsCatalogueId() {
+        ScriptedEngine small = ScriptedEngine.replying("plan", "better plan");
+        ScriptedEngine large = ScriptedEngine.replying("critique");
+        EngineCatalogue catalogue = EngineCatalogue.builder().add("small", small, 1).add("large", large, 9).build();
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.pagantic.orchestrate.spi.Interceptor recording = new dev.pagantic.orchestrate.spi.Interceptor() {
+            @Override
+            public <T> T intercept(dev.pagantic.orchestrate.spi.Invocation<T> invocation) {
+                seen.add(invocation.kind() + " " + invocation.name());
+                return invocation.proceed();
+            }
+        };
+
+        MultiModel.builder().catalogue(catalogue).interceptor(recording).build()
+                .adversarial(CTX, "task", ModeSettings.DEFAULTS);
+
+        assertThat(seen).containsExactly("INFERENCE small", "INFERENCE large", "INFERENCE small");
+    }
+
+    @Test
     void selectionByWeightHonoursTheFloorAndSkipsUnhealthyEngines() {
         Engine e = ScriptedEngine.replying("x");
         EngineCatalogue catalogue = EngineCatalogue.builder().add("low", e, 1).add("mid", e, 5)
