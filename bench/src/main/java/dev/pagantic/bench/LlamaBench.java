@@ -17,8 +17,8 @@ import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.OutputContract;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
+import dev.pagantic.testkit.TestModels;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +34,6 @@ import java.util.Locale;
  */
 public final class LlamaBench {
 
-    private static final String MODEL = "stories260K.gguf";
     private static final String PROMPT = "Once upon a time, there was a little girl named Lily.";
     private static final int N_PREDICT = 128;
     private static final int THREADS = 2;
@@ -54,7 +53,7 @@ public final class LlamaBench {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int status = 0;
         try {
-            new LlamaBench(System.out, runs).run(modelDirectory().resolve(MODEL));
+            new LlamaBench(System.out, runs).run(TestModels.path(TestModels.STORIES));
         } catch (RuntimeException e) {
             e.printStackTrace();
             status = 1;
@@ -300,16 +299,4 @@ public final class LlamaBench {
     }
 
     /** PAGANTIC_TEST_MODEL_DIR, or ../shared/models from the repository root (the folder holding .ci/run). */
-    private static Path modelDirectory() {
-        String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
-        if (configured != null && !configured.isBlank()) {
-            return Path.of(configured);
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(".ci/run"))) {
-                return dir.resolveSibling("shared").resolve("models");
-            }
-        }
-        throw new IllegalStateException("no model directory: set PAGANTIC_TEST_MODEL_DIR");
-    }
 }

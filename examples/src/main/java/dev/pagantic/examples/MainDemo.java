@@ -15,6 +15,7 @@ import dev.pagantic.orchestrate.facade.OutputContract;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.testkit.ScriptedEngine;
+import dev.pagantic.testkit.TestModels;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolRegistry;
 import java.io.PrintStream;
@@ -179,18 +180,9 @@ public final class MainDemo {
         };
     }
 
-    /** PAGANTIC_TEST_MODEL_DIR, or ../shared/models from the repository root (the folder holding .ci/run). */
+    /** PAGANTIC_TEST_MODEL_DIR, or ../shared/models from the repository root (see {@link TestModels}). */
     static Path modelDirectory() {
-        String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
-        if (configured != null && !configured.isBlank()) {
-            return Path.of(configured);
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(".ci/run"))) {
-                return dir.resolve("../shared/models").normalize();
-            }
-        }
-        return Path.of("../shared/models");
+        return TestModels.directory();
     }
 
     private static String oneLine(String text) {

@@ -1,15 +1,12 @@
 package dev.pagantic.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.pagantic.testkit.TestModels;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,14 +54,6 @@ class MainDemoTest {
     }
 
     private static Path modelDirectory() {
-        Path dir = MainDemo.modelDirectory();
-        if (!Files.isRegularFile(dir.resolve(MainDemo.MODEL_FILE))) {
-            String message = "no " + MainDemo.MODEL_FILE + " in " + dir + " (set PAGANTIC_TEST_MODEL_DIR)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                Assertions.fail(message);
-            }
-            Assumptions.abort(message);
-        }
-        return dir;
+        return TestModels.require(MainDemo.MODEL_FILE).getParent();
     }
 }

@@ -2,7 +2,7 @@ package dev.pagantic.adapter.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import dev.pagantic.testkit.TestModels;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -10,12 +10,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -109,34 +106,7 @@ class ApiServerMainTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /**
-     * A small GGUF model from {@code PAGANTIC_TEST_MODEL_DIR} (default {@code ../shared/models} from the repository
-     * root); skipped when missing, failed when missing on CI.
-     */
     private static Path testModel(String file) {
-        String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
-        Path dir;
-        if (configured != null && !configured.isBlank()) {
-            dir = Path.of(configured);
-        } else {
-            Path root = Path.of("").toAbsolutePath();
-            for (Path candidate = root; candidate != null; candidate = candidate.getParent()) {
-                if (Files.isRegularFile(candidate.resolve(".ci/run"))) {
-                    root = candidate;
-                    break;
-                }
-            }
-            dir = root.resolve("../shared/models").normalize();
-        }
-        Path path = dir.resolve(file);
-        if (!Files.isRegularFile(path)) {
-            String message = "test model " + path + " is missing: put the GGUF files of shared/models there, or point "
-                    + "PAGANTIC_TEST_MODEL_DIR at their folder";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                Assertions.fail(message + " (CI must run the model-backed tests, not skip them)");
-            }
-            Assumptions.abort(message);
-        }
-        return path;
+        return TestModels.require(file);
     }
 }

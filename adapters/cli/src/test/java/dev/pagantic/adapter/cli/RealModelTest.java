@@ -1,11 +1,8 @@
 package dev.pagantic.adapter.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.file.Files;
+import dev.pagantic.testkit.TestModels;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,32 +40,6 @@ class RealModelTest {
     }
 
     private static Path model(String file) {
-        Path path = directory().resolve(file);
-        if (!Files.isRegularFile(path)) {
-            String message = "test model " + path + " is missing: put the GGUF files of shared/models there, or point "
-                    + "PAGANTIC_TEST_MODEL_DIR at their folder";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                Assertions.fail(message + " (CI must run the real-model tests, not skip them)");
-            }
-            Assumptions.abort(message);
-        }
-        return path;
-    }
-
-    private static Path directory() {
-        String configured = System.getenv("PAGANTIC_TEST_MODEL_DIR");
-        if (configured != null && !configured.isBlank()) {
-            return Path.of(configured);
-        }
-        return repositoryRoot().resolve("../shared/models").normalize();
-    }
-
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(".ci/run"))) {
-                return dir;
-            }
-        }
-        return Path.of("").toAbsolutePath();
+        return TestModels.require(file);
     }
 }

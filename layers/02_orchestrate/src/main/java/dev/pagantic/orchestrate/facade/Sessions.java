@@ -102,11 +102,23 @@ final class Sessions {
         live.remove(sessionId, session);
     }
 
+    /**
+     * Evicts the sessions idle longer than the time-to-live. The map is in access order and every access stamps
+     * {@code lastUsed}, so the idlest come first and the walk stops at the first live one: a turn pays for the
+     * sessions it evicts, not for every open session.
+     */
     private void evictIdle(Instant now) {
+        Instant cutoff;
+        try {
+            cutoff = now.minus(ttl);
+        } catch (java.time.DateTimeException beyondTime) {
+            return; // a time-to-live longer than the time line: nothing is ever idle long enough
+        }
         for (Iterator<Map.Entry<String, Live>> it = live.entrySet().iterator(); it.hasNext(); ) {
-            if (it.next().getValue().lastUsed.plus(ttl).isBefore(now)) {
-                it.remove();
+            if (!it.next().getValue().lastUsed.isBefore(cutoff)) {
+                return;
             }
+            it.remove();
         }
     }
 

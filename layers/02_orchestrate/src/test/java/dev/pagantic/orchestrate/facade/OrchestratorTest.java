@@ -227,6 +227,25 @@ class OrchestratorTest {
     }
 
     @Test
+    void onlyTheSessionsIdleLongerThanTheTimeToLiveExpireWhateverOrderTheyWereOpenedIn() {
+        AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+        InstantSource clock = now::get;
+        try (Orchestrator facade = orchestrator(ScriptedEngine.replying("1", "2", "3", "4", "5", "6")).clock(clock)
+                .sessionTtl(Duration.ofMinutes(5)).build()) {
+            facade.execute(SystemRequest.builder().sessionId("a").user("hi").build());
+            facade.execute(SystemRequest.builder().sessionId("b").user("hi").build());
+            now.set(now.get().plus(Duration.ofMinutes(3)));
+            facade.execute(SystemRequest.builder().sessionId("a").user("again").build()); // a is now the most recent
+            facade.execute(SystemRequest.builder().sessionId("c").user("hi").build());
+            now.set(now.get().plus(Duration.ofMinutes(3))); // b idle 6 min, a and c 3 min
+
+            facade.execute(SystemRequest.builder().sessionId("d").user("hi").build());
+
+            assertThat(facade.liveSessions()).isEqualTo(3); // a, c and d; b expired
+        }
+    }
+
+    @Test
     void callerToolCallsAreHandedBackUnexecutedAndTheNextRequestCarriesTheirResults() {
         ScriptedEngine engine = ScriptedEngine.builder()
                 .replyWithToolCalls(ToolCall.of("call-9", "get_time", Map.of()))
