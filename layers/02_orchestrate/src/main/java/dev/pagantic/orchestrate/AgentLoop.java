@@ -449,9 +449,11 @@ public final class AgentLoop implements AutoCloseable {
                     .messages(placeContext(memory.messages(), added.size() + userFromEnd - 1, context))
                     .tools(definitions)
                     .build();
-            TurnEvents.Inference inference = events.inference(handler);
-            Result result = infer(ctx, request, rounds, inference.handler());
-            inference.finish(result);
+            TurnEvents.Inference inference = events.active() ? events.inference(handler) : null;
+            Result result = infer(ctx, request, rounds, inference == null ? handler : inference.handler());
+            if (inference != null) {
+                inference.finish(result);
+            }
             usage = usage.plus(result.usage());
             if (!result.hasToolCalls()) {
                 Message answer = Message.assistant(result.content());
@@ -684,7 +686,7 @@ public final class AgentLoop implements AutoCloseable {
             return executions;
         }
         if (interceptor == Interceptor.NONE) {
-            Instant started = ctx.now();
+            Instant started = eventLog.isEnabled() ? ctx.now() : null; // only events need it
             for (ToolExecution execution : executor.executeAll(ctx, registry, calls)) {
                 executions.add(finishTool(started, execution));
             }

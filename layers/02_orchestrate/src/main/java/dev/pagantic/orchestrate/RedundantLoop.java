@@ -166,15 +166,26 @@ public final class RedundantLoop implements AutoCloseable {
             TurnOptions seeded = seeded(options, base + i);
             futures.add(CompletableFuture.supplyAsync(() -> replica.run(ctx, prompt, seeded), executor));
         }
+        // every replica is waited for, even after one failed, so that none runs on once the call has returned
+        RuntimeException first = null;
         for (CompletableFuture<SpecializedOutcome> future : futures) {
             try {
-                outcomes.add(checked(ctx, future.join()));
-            } catch (CompletionException wrapped) {
-                if (wrapped.getCause() instanceof RuntimeException cause) {
-                    throw cause;
+                SpecializedOutcome outcome = future.join();
+                if (first == null) {
+                    outcomes.add(checked(ctx, outcome));
                 }
-                throw wrapped;
+            } catch (CompletionException wrapped) {
+                if (first == null) {
+                    first = wrapped.getCause() instanceof RuntimeException cause ? cause : wrapped;
+                }
+            } catch (RuntimeException failure) {
+                if (first == null) {
+                    first = failure;
+                }
             }
+        }
+        if (first != null) {
+            throw first;
         }
         return outcomes;
     }

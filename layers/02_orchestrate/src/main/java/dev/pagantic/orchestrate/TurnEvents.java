@@ -21,8 +21,10 @@ final class TurnEvents {
         this.listener = listener;
     }
 
+    private static final TurnEvents NONE = new TurnEvents(null);
+
     static TurnEvents of(TurnOptions options) {
-        return new TurnEvents(options.eventListener().orElse(null));
+        return options.eventListener().map(TurnEvents::new).orElse(NONE);
     }
 
     boolean active() {

@@ -197,6 +197,35 @@ class RedundantLoopTest {
     }
 
     @Test
+    void whenOneConcurrentReplicaIsCancelledTheCallReturnsOnlyAfterEveryReplicaHasEnded() {
+        AtomicInteger ended = new AtomicInteger();
+        java.util.function.Function<Request, Result> reply = request -> {
+            try {
+                if (request.seed().getAsLong() == 0) {
+                    throw PaganticException.of(ErrorCode.CANCELLED_SIGNAL, "this replica's call was abandoned");
+                }
+                Thread.sleep(200);
+                return Result.builder().content(POSITIVE).build();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            } finally {
+                ended.incrementAndGet();
+            }
+        };
+        ScriptedEngine engine = ScriptedEngine.builder().replyWith(reply).replyWith(reply).replyWith(reply).build();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            PaganticException thrown = failure(() -> loop(engine).executor(pool).baseSeed(0).build()
+                    .call(ctx(), "Great"));
+
+            assertThat(thrown.code()).isEqualTo(ErrorCode.CANCELLED_SIGNAL);
+            assertThat(ended).as("replicas still running when the call returned").hasValue(3);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void lifecycleGoesThroughValidateForTheVoteAndNeverRetries() {
         List<Transition> transitions = new ArrayList<>();
         ScriptedEngine engine = ScriptedEngine.builder()

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,27 +59,38 @@ public final class DurableOrchestrator implements AutoCloseable {
     /** The task queue used when none is given. */
     public static final String DEFAULT_TASK_QUEUE = "pagantic";
 
+    private static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(30);
+
     private static final Logger LOG = LoggerFactory.getLogger(DurableOrchestrator.class);
 
     private final Orchestrator orchestrator;
     private final ReplayInterceptor interceptor;
+    private final ResultCodec codec;
     private final WorkflowClient client;
     private final String taskQueue;
     private final ActivityOptions activityOptions;
     private final Duration workflowTimeout;
+    private final Duration heartbeatTimeout;
+    private final Duration fanOutWindow;
+    private final List<InvocationActivitiesImpl> registered = new CopyOnWriteArrayList<>();
 
-    private DurableOrchestrator(Builder b, Orchestrator orchestrator, ReplayInterceptor interceptor) {
+    private DurableOrchestrator(Builder b, Orchestrator orchestrator, ReplayInterceptor interceptor,
+                                ResultCodec codec) {
         this.orchestrator = orchestrator;
         this.interceptor = interceptor;
+        this.codec = codec;
         this.client = b.client;
         this.taskQueue = b.taskQueue;
         this.workflowTimeout = b.workflowTimeout;
+        this.heartbeatTimeout = b.heartbeatTimeout();
+        this.fanOutWindow = b.fanOutWindow;
         ActivityOptions.Builder activity = ActivityOptions.newBuilder();
         if (b.activityTaskQueue != null) {
             activity.setTaskQueue(b.activityTaskQueue);
         }
         this.activityOptions = activity
                 .setStartToCloseTimeout(b.callTimeout)
+                .setHeartbeatTimeout(heartbeatTimeout)
                 .setRetryOptions(retryOptions(b.maximumAttempts, b.initialRetryInterval))
                 .build();
     }
@@ -137,8 +149,11 @@ public final class DurableOrchestrator implements AutoCloseable {
      * ({@link Builder#activityTaskQueue}, else {@link #taskQueue()}): the workers that hold the models.
      */
     public void registerActivitiesWith(Worker worker) {
-        Objects.requireNonNull(worker, "worker")
-                .registerActivitiesImplementations(new InvocationActivitiesImpl(orchestrator, interceptor));
+        Objects.requireNonNull(worker, "worker");
+        InvocationActivitiesImpl activities = new InvocationActivitiesImpl(orchestrator, interceptor, codec,
+                heartbeatTimeout, fanOutWindow);
+        registered.add(activities);
+        worker.registerActivitiesImplementations(activities);
     }
 
     /**
@@ -176,29 +191,31 @@ public final class DurableOrchestrator implements AutoCloseable {
         } catch (WorkflowException e) {
             return SystemResponse.failure(identified, errorOf(e));
         }
-        return rebuild(identified, result.journal());
+        return response(identified, result);
     }
 
-    /** Closes the orchestrator (and so its engines' sessions); the Temporal client is the caller's to close. */
+    /**
+     * Stops the heartbeats of this instance's activities and closes the orchestrator (and so its engines' sessions);
+     * the Temporal client and the workers are the caller's to close. Calls still running here are from then on seen
+     * by Temporal as dead once the heartbeat timeout passes, and retried elsewhere.
+     */
     @Override
     public void close() {
+        registered.forEach(InvocationActivitiesImpl::close);
         orchestrator.close();
     }
 
-    /** The response the orchestrator gives when every engine and tool call answers as recorded; none runs again. */
-    private SystemResponse rebuild(SystemRequest request, List<JournalEntry> journal) {
-        ReplayInterceptor.Session session;
+    /**
+     * The final response, as the worker's last run computed it: decoded, not recomputed, so that nothing runs again
+     * here (this process may hold no engines at all), whatever the mode.
+     */
+    private SystemResponse response(SystemRequest request, DurableResult result) {
         try {
-            session = interceptor.open(request.requestId(), journal, ReplayInterceptor.Mode.REPLAY);
-        } catch (PaganticException stale) {
-            // A timed-out attempt of this request still hangs in this process's worker; the workflow's result stands
-            // in the history, but this process cannot replay it until that attempt ends.
-            return SystemResponse.failure(request, SystemError.of(stale.code(), stale.getMessage()));
-        }
-        try {
-            return orchestrator.execute(request);
-        } finally {
-            interceptor.close(request.requestId(), session);
+            return (SystemResponse) codec.value(result.response());
+        } catch (PaganticException | ClassCastException unreadable) {
+            return SystemResponse.failure(request, SystemError.of(ErrorCode.ORCHESTRATION_STEP_MISMATCH,
+                    "cannot read the durable result of request " + request.requestId() + ": "
+                            + unreadable.getMessage()));
         }
     }
 
@@ -240,6 +257,8 @@ public final class DurableOrchestrator implements AutoCloseable {
         private Duration workflowTimeout = Duration.ofHours(1);
         private Duration initialRetryInterval = Duration.ofSeconds(1);
         private int maximumAttempts = 5;
+        private Duration heartbeatTimeout; // null: the default
+        private Duration fanOutWindow = Duration.ofMillis(50);
 
         private Builder() {
         }
@@ -286,6 +305,30 @@ public final class DurableOrchestrator implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a call may go without a heartbeat before Temporal sees its worker as dead and retries it elsewhere;
+         * by default 30 seconds or half the call timeout, whichever is shorter. Activities heartbeat several times per
+         * timeout from a ticker while they run, so a long generation on a live worker is never cut by it (only by
+         * {@link #callTimeout}); a worker that dies or is {@linkplain DurableOrchestrator#close() closed} stops
+         * heartbeating and its calls are retried after this timeout rather than after the whole call timeout. Must be
+         * shorter than the call timeout.
+         */
+        public Builder heartbeatTimeout(Duration value) {
+            this.heartbeatTimeout = value;
+            return this;
+        }
+
+        /**
+         * How long a run that reached an unrecorded call on a replica's or voter's thread waits for its siblings to
+         * reach theirs before it decides what to run; 50 ms by default, zero allowed. The calls found together run as
+         * parallel activities. It bounds only how much parallelism is found: a late sibling runs in a later activity,
+         * with the same result. Calls made on the orchestrator's own thread never wait.
+         */
+        public Builder fanOutWindow(Duration value) {
+            this.fanOutWindow = value;
+            return this;
+        }
+
         /** The first retry's delay, doubled on each further retry; one second by default. */
         public Builder initialRetryInterval(Duration value) {
             this.initialRetryInterval = value;
@@ -298,11 +341,20 @@ public final class DurableOrchestrator implements AutoCloseable {
             return this;
         }
 
+        private Duration heartbeatTimeout() {
+            if (heartbeatTimeout != null) {
+                return heartbeatTimeout;
+            }
+            Duration half = callTimeout.dividedBy(2);
+            return half.compareTo(DEFAULT_HEARTBEAT_TIMEOUT) < 0 ? half : DEFAULT_HEARTBEAT_TIMEOUT;
+        }
+
         /**
          * Builds the durable orchestrator.
          *
          * @throws PaganticException {@code CONFIG_INVALID} when the orchestrator is missing, the task queue blank, a
-         *                           duration not positive or the attempts below one
+         *                           duration not positive, the heartbeat timeout not shorter than the call timeout, the
+         *                           fan-out window negative or the attempts below one
          */
         public DurableOrchestrator build() {
             if (orchestrator == null) {
@@ -319,11 +371,20 @@ public final class DurableOrchestrator implements AutoCloseable {
                     throw PaganticException.of(ErrorCode.CONFIG_INVALID, "timeouts and intervals must be positive");
                 }
             }
+            if (heartbeatTimeout != null && (heartbeatTimeout.isZero() || heartbeatTimeout.isNegative()
+                    || heartbeatTimeout.compareTo(callTimeout) >= 0)) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID,
+                        "heartbeatTimeout must be positive and shorter than callTimeout (" + callTimeout + ")");
+            }
+            if (fanOutWindow == null || fanOutWindow.isNegative()) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "fanOutWindow must not be negative");
+            }
             if (maximumAttempts < 1) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "maximumAttempts must be at least 1");
             }
-            ReplayInterceptor interceptor = new ReplayInterceptor();
-            return new DurableOrchestrator(this, orchestrator.interceptor(interceptor).build(), interceptor);
+            ResultCodec codec = new ResultCodec();
+            ReplayInterceptor interceptor = new ReplayInterceptor(codec);
+            return new DurableOrchestrator(this, orchestrator.interceptor(interceptor).build(), interceptor, codec);
         }
     }
 }

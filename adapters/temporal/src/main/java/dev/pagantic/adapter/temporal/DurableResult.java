@@ -3,11 +3,12 @@ package dev.pagantic.adapter.temporal;
 import java.util.List;
 
 /**
- * A completed workflow's result: the journal of invocation outcomes, from which the response is rebuilt without
- * running any engine or tool again, and the response in the facade's wire format for other readers.
+ * A completed workflow's result: the journal of invocation outcomes (what ran, for Temporal's UI and for audits) and
+ * the final response, computed by the worker's last replay, which the caller decodes without running anything.
  *
- * @param journal      every engine and tool call's outcome, in order
- * @param responseJson the final response as {@link dev.pagantic.orchestrate.facade.FacadeJson} writes it
+ * @param journal  every engine, tool and plan-step call's outcome, in the order the workflow recorded them
+ * @param response the final {@link dev.pagantic.orchestrate.facade.SystemResponse}, encoded by {@link ResultCodec}
+ *                 (key {@code null}, kind {@code RESPONSE})
  */
-public record DurableResult(List<JournalEntry> journal, String responseJson) {
+public record DurableResult(List<JournalEntry> journal, JournalEntry response) {
 }

@@ -3,8 +3,14 @@ package dev.pagantic.adapter.temporal;
 /**
  * The recorded outcome of one intercepted invocation (a plan step, an engine call or a tool call), as plain data that
  * Temporal keeps in the workflow's history: either a result ({@code resultType} and {@code resultJson}, written by
- * {@link ResultCodec}) or a failure ({@code errorCode} and {@code errorMessage}).
+ * {@link ResultCodec}) or a failure ({@code errorCode} and {@code errorMessage}). The final response is kept the same
+ * way ({@link DurableResult#response()}).
  *
+ * @param key          which invocation this answers: its kind, its name, a digest of its input and how many
+ *                     invocations with the same kind, name and input came before it in the run
+ *                     ({@link ResultCodec#key}); a replay is answered by key, not by position, so that invocations
+ *                     that run concurrently (redundant replicas, voters) find their own outcomes whatever order they
+ *                     arrive in
  * @param kind         the invocation kind's name ({@code PLAN_STEP}, {@code INFERENCE} or {@code TOOL_CALL}); null
  *                     for a failure
  * @param name         the step, model or tool name the invocation ran; null for a failure
@@ -13,11 +19,11 @@ package dev.pagantic.adapter.temporal;
  * @param errorCode    the {@link dev.pagantic.core.ErrorCode} name of a failed invocation
  * @param errorMessage the failure's message
  */
-public record JournalEntry(String kind, String name, String resultType, String resultJson, String errorCode,
-                           String errorMessage) {
+public record JournalEntry(String key, String kind, String name, String resultType, String resultJson,
+                           String errorCode, String errorMessage) {
 
-    static JournalEntry failure(String code, String message) {
-        return new JournalEntry(null, null, null, null, code, message);
+    static JournalEntry failure(String key, String code, String message) {
+        return new JournalEntry(key, null, null, null, null, code, message);
     }
 
     boolean failed() {

@@ -11,6 +11,10 @@ import com.fasterxml.jackson.databind.jsontype.PolymorphicTypeValidator;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * Writes an intercepted invocation's result (the SPI hands it over as an opaque value: a completed plan step, an
@@ -22,7 +26,12 @@ final class ResultCodec {
 
     private static final String LIBRARY_PACKAGE = "dev.pagantic.";
 
+    /** The kind of the entry that holds a request's final response. */
+    static final String RESPONSE = "RESPONSE";
+
     private final ObjectMapper mapper;
+    /** Writes invocation inputs for their digest: map entries sorted, so that every JVM writes the same text. */
+    private final ObjectMapper inputs;
 
     ResultCodec() {
         PolymorphicTypeValidator library = BasicPolymorphicTypeValidator.builder()
@@ -36,11 +45,36 @@ final class ResultCodec {
                 .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
                 .configure(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS, false)
                 .setDefaultTyping(typing);
+        this.inputs = new ObjectMapper()
+                .findAndRegisterModules()
+                .configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false)
+                .configure(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS, false)
+                .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
     }
 
-    JournalEntry record(String kind, String name, Object result) {
+    /**
+     * The key of an invocation, without its occurrence number: kind, name and a digest of the input. Two invocations
+     * with equal inputs share it (a retried identical request); the replay tells them apart by occurrence.
+     */
+    String key(String kind, String name, Object input) {
+        String text;
         try {
-            return new JournalEntry(kind, name, result.getClass().getName(), mapper.writeValueAsString(result),
+            text = inputs.writeValueAsString(input);
+        } catch (JsonProcessingException unwritable) {
+            // An input Jackson cannot write is told apart by its position among its kind and name alone.
+            text = "";
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return kind + ":" + name + ":" + HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("every JVM has SHA-256", impossible);
+        }
+    }
+
+    JournalEntry record(String key, String kind, String name, Object result) {
+        try {
+            return new JournalEntry(key, kind, name, result.getClass().getName(), mapper.writeValueAsString(result),
                     null, null);
         } catch (JsonProcessingException e) {
             throw PaganticException.of(ErrorCode.CONFIG_INVALID, "cannot record the result of " + kind + " " + name

@@ -8,11 +8,13 @@
  * the same results.
  *
  * <p>How: the workflow is deterministic and holds only data, the request JSON ({@link
- * dev.pagantic.orchestrate.facade.FacadeJson}) and the journal of recorded outcomes. Each activity runs the request on
- * the worker's orchestrator with an interceptor that answers the recorded invocations from the journal, runs the
- * first unrecorded one, records its outcome and abandons the rest; the workflow appends the outcome and calls the
- * next activity until a run needs no new invocation. The client rebuilds the final response the same way, from the
- * journal alone. See docs/adapters-temporal.md.
+ * dev.pagantic.orchestrate.facade.FacadeJson}) and the journal of recorded outcomes, keyed by invocation (kind, name,
+ * input digest, occurrence). Each activity runs the request on the worker's orchestrator with an interceptor that
+ * answers the recorded invocations from the journal, runs the first unrecorded one, records its outcome and abandons
+ * the rest; when concurrent redundant replicas or multi-model voters reach several unrecorded invocations at once, it
+ * reports their keys and the workflow runs them as parallel activities. Activities heartbeat from a ticker while they
+ * run. The last activity's response is the workflow's result, which the client decodes without running anything. See
+ * docs/adapters-temporal.md.
  *
  * <p>Dependency rule: like the other adapters it uses orchestrate's facade
  * ({@code dev.pagantic.orchestrate.facade}) and core. It is the one named exception that also uses orchestrate's

@@ -58,6 +58,7 @@ import dev.pagantic.orchestrate.multimodel.RefineResult;
 import dev.pagantic.orchestrate.multimodel.VoteResult;
 import dev.pagantic.orchestrate.lifecycle.PatternPath;
 import dev.pagantic.orchestrate.lifecycle.Transition;
+import dev.pagantic.orchestrate.lifecycle.TransitionListener;
 import dev.pagantic.orchestrate.spi.Interceptor;
 import dev.pagantic.tool.ToolExecution;
 import dev.pagantic.tool.ToolExecutor;
@@ -264,7 +265,8 @@ public final class Orchestrator implements AutoCloseable {
         Objects.requireNonNull(request, "request");
         SystemRequest req = request.withMissingIds(ids);
         CallContext ctx = callContext(req, cancellation);
-        ExecutionLifecycle lifecycle = ExecutionLifecycle.start(ctx, pathOf(req.mode()), this::recordTransition);
+        ExecutionLifecycle lifecycle = ExecutionLifecycle.start(ctx, pathOf(req.mode()),
+                eventLog.isEnabled() ? this::recordTransition : TransitionListener.NOOP);
         ExecutionContext execution = new ExecutionContext(req, ctx.now(), lifecycle);
         SystemResponse response;
         try {
@@ -718,12 +720,11 @@ public final class Orchestrator implements AutoCloseable {
     }
 
     private void recordTransition(Transition transition) {
-        if (eventLog.isEnabled()) {
-            eventLog.record(new LifecycleTransitionEvent(EventContext.of(transition.correlation(), transition.at()),
-                    transition.from().name(), transition.to().name(), transition.attempt(), transition.reason())
-                    .toEvent());
-        }
+        eventLog.record(new LifecycleTransitionEvent(EventContext.of(transition.correlation(), transition.at()),
+                transition.from().name(), transition.to().name(), transition.attempt(), transition.reason())
+                .toEvent());
     }
+
 
     // ------------------------------------------------------------------------------------------------------ builder
 

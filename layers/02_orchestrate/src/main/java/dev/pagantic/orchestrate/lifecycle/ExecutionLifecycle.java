@@ -135,8 +135,11 @@ public final class ExecutionLifecycle {
         }
         LifecycleState from = state.current();
         state = state.enter(target, context.now());
-        listener.onTransition(new Transition(context.correlation(), from, target, state.attempt(),
-                Objects.requireNonNull(reason, "reason"), state.enteredAt()));
+        Objects.requireNonNull(reason, "reason");
+        if (listener != TransitionListener.NOOP) {
+            listener.onTransition(new Transition(context.correlation(), from, target, state.attempt(), reason,
+                    state.enteredAt()));
+        }
     }
 
     private void requireIn(LifecycleState target, LifecycleState... allowed) {
