@@ -11,7 +11,6 @@ import dev.pagantic.core.ToolResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -222,7 +221,7 @@ public final class ToolExecutor implements AutoCloseable {
             for (Run run : inFlight) {
                 results[run.index] = await(ctx, run);
             }
-            return List.copyOf(Arrays.asList(results));
+            return List.of(results);
         } catch (RuntimeException | Error failure) {
             String code = failure instanceof PaganticException p ? p.code().name() : ErrorCode.CANCELLED_SIGNAL.name();
             for (Run run : runs) {
