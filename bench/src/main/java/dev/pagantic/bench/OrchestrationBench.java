@@ -48,6 +48,7 @@ public class OrchestrationBench {
     private Orchestrator chat;
     private Orchestrator chatInline;
     private Orchestrator structured;
+    private Orchestrator structuredValid;
     private Orchestrator plan;
     private Orchestrator redundant;
     private final List<ReplayingEngine> engines = new ArrayList<>();
@@ -88,6 +89,7 @@ public class OrchestrationBench {
         chat = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool(false))).build();
         chatInline = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool(true))).build();
         structured = orchestrator(List.of(Result.of(Payloads.messyJson(2048), TokenUsage.of(30, 600)))).build();
+        structuredValid = orchestrator(List.of(Result.of(Payloads.cleanJson(2048), TokenUsage.of(30, 600)))).build();
         StringBuilder steps = new StringBuilder("{\"rationale\":\"five passes\",\"steps\":[");
         for (int i = 1; i <= 5; i++) {
             steps.append(i > 1 ? "," : "").append("{\"name\":\"pass").append(i).append("\",\"type\":\"infer\"}");
@@ -101,6 +103,7 @@ public class OrchestrationBench {
         requireOk(chat.execute(CHAT), "chat");
         requireOk(chatInline.execute(CHAT), "chat, inline tool");
         requireOk(structured.execute(STRUCTURED), "structured");
+        requireOk(structuredValid.execute(STRUCTURED), "structured, valid");
         requireOk(plan.execute(PLAN), "plan");
         requireOk(redundant.execute(REDUNDANT), "redundant");
         engines.forEach(ReplayingEngine::rewind);
@@ -121,7 +124,7 @@ public class OrchestrationBench {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        for (Orchestrator orchestrator : List.of(chat, chatInline, structured, plan, redundant)) {
+        for (Orchestrator orchestrator : List.of(chat, chatInline, structured, structuredValid, plan, redundant)) {
             orchestrator.close();
         }
     }
@@ -142,6 +145,12 @@ public class OrchestrationBench {
     @Benchmark
     public SystemResponse structured2KB() {
         return structured.execute(STRUCTURED);
+    }
+
+    /** The same call on output that is already valid, as a grammar-constrained model writes it: validation only. */
+    @Benchmark
+    public SystemResponse structured2KBValid() {
+        return structuredValid.execute(STRUCTURED);
     }
 
     /** One plan of five infer steps. */

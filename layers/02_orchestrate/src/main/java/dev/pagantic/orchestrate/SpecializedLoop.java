@@ -1,6 +1,7 @@
 package dev.pagantic.orchestrate;
 
 import dev.pagantic.constraint.ConstraintPipeline;
+import dev.pagantic.constraint.SchemaValidator;
 import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
@@ -103,6 +104,7 @@ public final class SpecializedLoop implements AutoCloseable {
     private final boolean repairAllowed;
     private final boolean strictValidation;
     private final TransitionListener transitionListener; // null: none
+    private final SchemaValidator validator; // shared by every pipeline of this loop, with its compiled schemas
 
     private SpecializedLoop(Builder builder, Message systemMessage, ToolExecutor executor, boolean ownsExecutor) {
         this.engine = builder.engine;
@@ -124,6 +126,7 @@ public final class SpecializedLoop implements AutoCloseable {
         this.repairAllowed = builder.repairAllowed;
         this.strictValidation = builder.strictValidation;
         this.transitionListener = builder.transitionListener;
+        this.validator = builder.validator != null ? builder.validator : new SchemaValidator();
     }
 
     /** Starts building a loop; an engine and a schema are required. */
@@ -318,7 +321,7 @@ public final class SpecializedLoop implements AutoCloseable {
 
     private ConstraintPipeline pipeline(GbnfGrammar applied) {
         ConstraintPipeline.Builder pipeline = ConstraintPipeline.builder().schema(schema)
-                .repairAllowed(repairAllowed).strict(strictValidation);
+                .repairAllowed(repairAllowed).strict(strictValidation).validator(validator);
         if (applied != null) {
             pipeline.grammar(applied);
         }
@@ -353,6 +356,7 @@ public final class SpecializedLoop implements AutoCloseable {
         private boolean repairAllowed = true;
         private boolean strictValidation = true;
         private TransitionListener transitionListener;
+        private SchemaValidator validator;
 
         private Builder() {
         }
@@ -474,6 +478,15 @@ public final class SpecializedLoop implements AutoCloseable {
         /** When set, every call drives its own lifecycle and reports its transitions here; none by default. */
         public Builder transitionListener(TransitionListener value) {
             this.transitionListener = value;
+            return this;
+        }
+
+        /**
+         * The schema validator, to share its cache of compiled schemas between loops (an orchestrator builds a loop
+         * per request); a new one per loop by default.
+         */
+        public Builder validator(SchemaValidator value) {
+            this.validator = value;
             return this;
         }
 

@@ -532,11 +532,15 @@ public final class ToolExecutor implements AutoCloseable {
 
     private void emitEnd(Run run, boolean success, String code) {
         run.ended = true;
+        boolean observed = observer != ToolObserver.NOOP;
+        if (!observed && !LOG.isDebugEnabled()) {
+            return; // nobody to tell: spare the clock read and the log call's arguments
+        }
         Instant now = run.toolCtx.now();
         long millis = Math.max(0, Duration.between(run.startedAt, now).toMillis());
         LOG.debug("tool call {} '{}' ended after {} ms{}", run.call.id(), run.call.name(), millis,
                 success ? "" : " with " + code);
-        if (observer != ToolObserver.NOOP) {
+        if (observed) {
             emit(() -> observer.onToolEnd(new ToolEndEvent(run.toolCtx.correlation(), run.call.name(),
                     run.call.id(), millis, success, code, now)));
         }

@@ -103,7 +103,8 @@ public final class ConstraintPipeline {
         steps.add(PipelineStep.JSON_CHECK);
         String json = output;
         List<RepairFix> repairs = List.of();
-        if (!JsonText.isValid(output)) {
+        JsonNode parsed = JsonText.readIfValid(output); // kept for validation when no later step changes the text
+        if (parsed == null) {
             if (!repairAllowed) {
                 JsonText.read(output); // throws CONSTRAINT_JSON_INVALID with the position
             }
@@ -122,7 +123,7 @@ public final class ConstraintPipeline {
         }
 
         steps.add(PipelineStep.SCHEMA_VALIDATION);
-        JsonNode value = JsonText.read(json);
+        JsonNode value = parsed != null && json.equals(output) ? parsed : JsonText.read(json);
         List<Violation> violations = new ArrayList<>();
         if (grammarMatch.isPresent() && !grammarMatch.get().accepted()
                 && (json.equals(output) || !grammar.get().conforms(json))) {

@@ -123,10 +123,25 @@ public final class EnumNormalizer {
 
     /** {@code $.name} for a plain name, {@code $['odd name']} otherwise. */
     static String childPath(String path, String name) {
-        if (name.matches("[A-Za-z_$][A-Za-z0-9_$]*")) {
+        if (isIdentifier(name)) {
             return path + "." + name;
         }
         return path + "['" + name.replace("\\", "\\\\").replace("'", "\\'") + "']";
+    }
+
+    /** Whether the name matches {@code [A-Za-z_$][A-Za-z0-9_$]*} (checked by hand: this runs for every property). */
+    private static boolean isIdentifier(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean letter = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '$';
+            if (!letter && (i == 0 || c < '0' || c > '9')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The offset just past the closing quote of the string token starting at {@code start}. */

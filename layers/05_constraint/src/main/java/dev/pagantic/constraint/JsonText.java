@@ -2,6 +2,8 @@ package dev.pagantic.constraint;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.TokenStreamLocation;
@@ -14,7 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Strict JSON reading shared by this layer: RFC 8259 only (no comments, no single quotes, no trailing tokens, no
  * byte order mark), numbers kept exactly ({@code 1.10} stays {@code 1.10}), nesting limited to
- * {@link JsonRepair#DEFAULT_MAX_DEPTH}. Immutable and thread-safe.
+ * {@link JsonRepair#DEFAULT_MAX_DEPTH}. A number Jackson cannot hold as a {@code BigDecimal} (an exponent beyond the
+ * {@code int} range, such as {@code 1E33333333333333}) is refused as invalid JSON too: it is valid RFC 8259 syntax,
+ * but no later step could read it. Immutable and thread-safe.
  */
 final class JsonText {
 
@@ -28,20 +32,45 @@ final class JsonText {
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();
 
+    /** A number whose exponent has at least 10 digits, that is, may be beyond the {@code int} range. */
+    private static final Pattern HUGE_EXPONENT = Pattern.compile("-?\\d+(?:\\.\\d+)?[eE][+-]?\\d{10,}");
+
     private JsonText() {
     }
 
     /** Whether the text is one strictly valid JSON value, optionally surrounded by JSON whitespace. */
     static boolean isValid(String text) {
+        return readIfValid(text) != null;
+    }
+
+    /** The value of strictly valid JSON text, or null for anything else (no exception, no position). */
+    static JsonNode readIfValid(String text) {
         if (text.startsWith("\uFEFF")) {
-            return false; // RFC 8259 §8.1: a BOM is not part of JSON text
+            return null; // RFC 8259 §8.1: a BOM is not part of JSON text
+        }
+        if (!canStartAValue(text)) {
+            return null; // prose or a Markdown fence, the usual case before repair: no parser exception to build
         }
         try {
             JsonNode node = MAPPER.readTree(text);
-            return node != null && !node.isMissingNode();
-        } catch (JacksonException invalid) {
-            return false;
+            return node == null || node.isMissingNode() ? null : node;
+        } catch (JacksonException | NumberFormatException invalid) {
+            // NumberFormatException: found by JsonRepairFuzzTest (seed number-exponent-out-of-range); Jackson throws
+            // it unwrapped for a float whose exponent exceeds BigDecimal's range.
+            return null;
         }
+    }
+
+    /** Whether the first character after JSON whitespace can begin a JSON value. */
+    private static boolean canStartAValue(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return c == '{' || c == '[' || c == '"' || c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f'
+                        || c == 'n';
+            }
+        }
+        return false;
     }
 
     /** Reads strictly valid JSON; anything else is {@code CONSTRAINT_JSON_INVALID} with its position. */
@@ -60,7 +89,19 @@ final class JsonText {
             long offset = location == null ? -1 : location.getCharOffset();
             int at = offset < 0 ? 0 : (int) Math.min(offset, text.length());
             throw invalid(text, at, error.getOriginalMessage(), error);
+        } catch (NumberFormatException outOfRange) {
+            throw invalid(text, offsetOfNumber(text), "a number is out of the supported range: "
+                    + outOfRange.getMessage(), outOfRange);
         }
+    }
+
+    /**
+     * Where the number Jackson could not hold starts: the first number whose exponent has more digits than an
+     * {@code int} exponent can, or 0 when none is found (Jackson's exception does not say where).
+     */
+    private static int offsetOfNumber(String text) {
+        Matcher matcher = HUGE_EXPONENT.matcher(text);
+        return matcher.find() ? matcher.start() : 0;
     }
 
     /** {@code CONSTRAINT_JSON_INVALID} naming the offset, line and column (both 1-based) in {@code text}. */

@@ -37,6 +37,10 @@ public final class SchemaValidator {
     private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
     private final Map<Schema, com.networknt.schema.Schema> cache;
     private final int cacheSize;
+    private volatile Compiled last; // the schema compiled or found last, looked up by identity
+
+    private record Compiled(Schema schema, com.networknt.schema.Schema compiled) {
+    }
 
     /** A validator caching up to {@link #DEFAULT_CACHE_SIZE} compiled schemas. */
     public SchemaValidator() {
@@ -120,6 +124,16 @@ public final class SchemaValidator {
     }
 
     private com.networknt.schema.Schema compiled(Schema schema) {
+        Compiled last = this.last;
+        if (last != null && last.schema() == schema) {
+            return last.compiled(); // the common case: the same schema object again, without hashing the whole tree
+        }
+        com.networknt.schema.Schema compiled = cachedOrCompiled(schema);
+        this.last = new Compiled(schema, compiled);
+        return compiled;
+    }
+
+    private com.networknt.schema.Schema cachedOrCompiled(Schema schema) {
         synchronized (cache) {
             com.networknt.schema.Schema cached = cache.get(schema);
             if (cached != null) {

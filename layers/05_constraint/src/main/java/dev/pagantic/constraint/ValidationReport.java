@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>The parsed value is a Jackson {@link JsonNode} (numbers as exact {@link java.math.BigDecimal}/integer nodes, so
  * {@code 1.10} keeps its scale); {@link #value()} returns a fresh deep copy on every call, so the report stays
- * immutable.
+ * immutable. The constructor keeps the value it is given without copying it (the pipeline hands over a tree it has
+ * just parsed and holds no more): whoever builds a report must not modify that tree afterwards.
  *
  * @param output       the output as the model produced it
  * @param json         the final JSON text: the output itself when it was valid and needed no normalisation
@@ -29,7 +30,7 @@ public record ValidationReport(String output, String json, JsonNode value, List<
     public ValidationReport {
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(json, "json");
-        value = Objects.requireNonNull(value, "value").deepCopy();
+        Objects.requireNonNull(value, "value");
         steps = List.copyOf(steps);
         repairs = List.copyOf(repairs);
         enumChanges = List.copyOf(enumChanges);

@@ -1,5 +1,6 @@
 package dev.pagantic.orchestrate.facade;
 
+import dev.pagantic.constraint.SchemaValidator;
 import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Cancellation;
@@ -49,6 +50,9 @@ import dev.pagantic.orchestrate.StepType;
 import dev.pagantic.orchestrate.TurnOptions;
 import dev.pagantic.orchestrate.VotingStrategy;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
+import dev.pagantic.orchestrate.lifecycle.PatternPath;
+import dev.pagantic.orchestrate.lifecycle.Transition;
+import dev.pagantic.orchestrate.lifecycle.TransitionListener;
 import dev.pagantic.orchestrate.multimodel.AdversarialResult;
 import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
 import dev.pagantic.orchestrate.multimodel.EngineEntry;
@@ -56,9 +60,6 @@ import dev.pagantic.orchestrate.multimodel.ModeSettings;
 import dev.pagantic.orchestrate.multimodel.MultiModel;
 import dev.pagantic.orchestrate.multimodel.RefineResult;
 import dev.pagantic.orchestrate.multimodel.VoteResult;
-import dev.pagantic.orchestrate.lifecycle.PatternPath;
-import dev.pagantic.orchestrate.lifecycle.Transition;
-import dev.pagantic.orchestrate.lifecycle.TransitionListener;
 import dev.pagantic.orchestrate.spi.Interceptor;
 import dev.pagantic.tool.ToolExecution;
 import dev.pagantic.tool.ToolExecutor;
@@ -167,6 +168,7 @@ public final class Orchestrator implements AutoCloseable {
     private final RuleValidator rules; // null: none
     private final EventLog eventLog;
     private final Interceptor interceptor;
+    private final SchemaValidator validator = new SchemaValidator(); // one cache of compiled schemas for every request
     private final ConversationStore store;
     private final boolean ownsStore;
     private final IdGenerator ids;
@@ -638,6 +640,7 @@ public final class Orchestrator implements AutoCloseable {
         loop.engine(engine)
                 .tools(tools)
                 .toolExecutor(executor)
+                .validator(validator)
                 .schema(req.output().schema().orElseThrow())
                 .grammar(grammar)
                 .maxTokens(maxTokens)
