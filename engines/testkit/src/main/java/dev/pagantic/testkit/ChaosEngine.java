@@ -8,13 +8,10 @@ import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.FinishReason;
-import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
-import dev.pagantic.inference.TokenCounter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +19,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -80,7 +76,7 @@ import java.util.function.Consumer;
  * in the same order get the same faults for the same seed; concurrent calls draw in arrival order. The engine owns its
  * delegate: closing it closes the delegate. Thread-safe.
  */
-public final class ChaosEngine implements Engine {
+public final class ChaosEngine extends DecoratingEngine {
 
     /** The faults a call can get. */
     public enum Fault {
@@ -142,7 +138,6 @@ public final class ChaosEngine implements Engine {
     /** The only argument of a {@link Fault#BROKEN_ARGUMENTS} call. */
     public static final String BROKEN_ARGUMENT_NAME = "chaos_unexpected_argument";
 
-    private final Engine delegate;
     private final Random random;
     private final double latencyProbability;
     private final Duration minLatency;
@@ -154,10 +149,9 @@ public final class ChaosEngine implements Engine {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong callIds = new AtomicLong();
     private final Map<Fault, AtomicLong> counts = new EnumMap<>(Fault.class);
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private ChaosEngine(Builder builder) {
-        this.delegate = builder.delegate;
+        super(builder.delegate);
         this.random = new Random(builder.seed);
         this.latencyProbability = builder.latencyProbability;
         this.minLatency = builder.minLatency;
@@ -176,23 +170,10 @@ public final class ChaosEngine implements Engine {
         return new Builder();
     }
 
-    /** Runs the call with the faults drawn for it; streams to nothing. */
-    @Override
-    public Result infer(CallContext context, Request request) {
-        return infer(context, request, StreamHandler.NOOP);
-    }
-
     /** Runs the call with the faults drawn for it, streaming to the handler. */
     @Override
     public Result infer(CallContext context, Request request, StreamHandler handler) {
-        Objects.requireNonNull(context, "context");
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(handler, "handler");
-        if (closed.get()) {
-            throw PaganticException.builder(ErrorCode.INFERENCE_ENGINE_CLOSED,
-                    "engine for model '" + modelInfo().name() + "' is closed").detail("model", modelInfo().name())
-                    .build();
-        }
+        requireOpen(context, request, handler);
         context.throwIfDone();
         modelInfo().requireSupported(request);
         calls.incrementAndGet();
@@ -225,18 +206,6 @@ public final class ChaosEngine implements Engine {
         }
     }
 
-    /** The delegate's model info. */
-    @Override
-    public ModelInfo modelInfo() {
-        return delegate.modelInfo();
-    }
-
-    /** The delegate's token counter. */
-    @Override
-    public TokenCounter tokenCounter() {
-        return delegate.tokenCounter();
-    }
-
     /** Admitted calls so far, with or without a fault. */
     public long callCount() {
         return calls.get();
@@ -245,14 +214,6 @@ public final class ChaosEngine implements Engine {
     /** How many times the fault has been injected so far. */
     public long count(Fault fault) {
         return counts.get(Objects.requireNonNull(fault, "fault")).get();
-    }
-
-    /** Closes the delegate; later calls fail with {@code INFERENCE_ENGINE_CLOSED}. Idempotent. */
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            delegate.close();
-        }
     }
 
     @Override

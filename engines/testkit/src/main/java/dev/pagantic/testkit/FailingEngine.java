@@ -4,13 +4,10 @@ import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
-import dev.pagantic.inference.TokenCounter;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,18 +27,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code CONFIG_UNSUPPORTED_CAPABILITY}), as a real engine refuses before reaching its backend; so the N failures
  * always go to the first N admitted calls. The engine owns its delegate: closing it closes the delegate. Thread-safe.
  */
-public final class FailingEngine implements Engine {
+public final class FailingEngine extends DecoratingEngine {
 
-    private final Engine delegate;
     private final int failures;
     private final ErrorCode code;
     private final String message;
     private final boolean retryable;
     private final AtomicInteger calls = new AtomicInteger();
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private FailingEngine(Builder builder) {
-        this.delegate = builder.delegate != null ? builder.delegate : EchoEngine.create();
+        super(builder.delegate != null ? builder.delegate : EchoEngine.create());
         this.failures = builder.failures;
         this.code = builder.code;
         this.message = builder.message;
@@ -56,28 +51,15 @@ public final class FailingEngine implements Engine {
     /** Fails while within the first N admitted calls, then delegates. */
     @Override
     public Result infer(CallContext context, Request request) {
-        admit(context, request);
+        admit(context, request, StreamHandler.NOOP);
         return delegate.infer(context, request);
     }
 
     /** Fails while within the first N admitted calls, then delegates, passing the handler on. */
     @Override
     public Result infer(CallContext context, Request request, StreamHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        admit(context, request);
+        admit(context, request, handler);
         return delegate.infer(context, request, handler);
-    }
-
-    /** The delegate's model info. */
-    @Override
-    public ModelInfo modelInfo() {
-        return delegate.modelInfo();
-    }
-
-    /** The delegate's token counter. */
-    @Override
-    public TokenCounter tokenCounter() {
-        return delegate.tokenCounter();
     }
 
     /** Admitted calls so far, failed and delegated. */
@@ -90,28 +72,14 @@ public final class FailingEngine implements Engine {
         return Math.min(calls.get(), failures);
     }
 
-    /** Closes the delegate; later calls fail with {@code INFERENCE_ENGINE_CLOSED}. Idempotent. */
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            delegate.close();
-        }
-    }
-
     @Override
     public String toString() {
         return "FailingEngine[" + code + ", failures=" + failureCount() + ", calls=" + calls.get() + ", delegate="
                 + delegate + "]";
     }
 
-    private void admit(CallContext context, Request request) {
-        Objects.requireNonNull(context, "context");
-        Objects.requireNonNull(request, "request");
-        if (closed.get()) {
-            throw PaganticException.builder(ErrorCode.INFERENCE_ENGINE_CLOSED,
-                    "engine for model '" + modelInfo().name() + "' is closed").detail("model", modelInfo().name())
-                    .build();
-        }
+    private void admit(CallContext context, Request request, StreamHandler handler) {
+        requireOpen(context, request, handler);
         context.throwIfDone();
         modelInfo().requireSupported(request);
         int call = calls.incrementAndGet();

@@ -1,18 +1,13 @@
 package dev.pagantic.testkit;
 
 import dev.pagantic.core.CallContext;
-import dev.pagantic.core.ErrorCode;
-import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
-import dev.pagantic.inference.TokenCounter;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An engine that adds latency to another (an {@link EchoEngine} by default): a delay before the call starts (time to
@@ -31,15 +26,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * handler; a delegate that does not stream delivers its reply in one delta, so it is delayed once. The engine owns
  * its delegate: closing it closes the delegate. Thread-safe.
  */
-public final class SlowEngine implements Engine {
+public final class SlowEngine extends DecoratingEngine {
 
-    private final Engine delegate;
     private final Duration initialDelay;
     private final Duration delayPerToken;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private SlowEngine(Builder builder) {
-        this.delegate = builder.delegate != null ? builder.delegate : EchoEngine.create();
+        super(builder.delegate != null ? builder.delegate : EchoEngine.create());
         this.initialDelay = builder.initialDelay;
         this.delayPerToken = builder.delayPerToken;
     }
@@ -49,45 +42,12 @@ public final class SlowEngine implements Engine {
         return new Builder();
     }
 
-    /** Waits, then runs the delegate with the per-token delay. */
-    @Override
-    public Result infer(CallContext context, Request request) {
-        return infer(context, request, StreamHandler.NOOP);
-    }
-
     /** Waits, then runs the delegate, waiting before each delta passed on to the handler. */
     @Override
     public Result infer(CallContext context, Request request, StreamHandler handler) {
-        Objects.requireNonNull(context, "context");
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(handler, "handler");
-        if (closed.get()) {
-            throw PaganticException.builder(ErrorCode.INFERENCE_ENGINE_CLOSED,
-                    "engine for model '" + modelInfo().name() + "' is closed").detail("model", modelInfo().name())
-                    .build();
-        }
+        requireOpen(context, request, handler);
         pause(context, initialDelay);
         return delegate.infer(context, request, new DelayingHandler(context, handler));
-    }
-
-    /** The delegate's model info. */
-    @Override
-    public ModelInfo modelInfo() {
-        return delegate.modelInfo();
-    }
-
-    /** The delegate's token counter. */
-    @Override
-    public TokenCounter tokenCounter() {
-        return delegate.tokenCounter();
-    }
-
-    /** Closes the delegate; later calls fail with {@code INFERENCE_ENGINE_CLOSED}. Idempotent. */
-    @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
-            delegate.close();
-        }
     }
 
     @Override
