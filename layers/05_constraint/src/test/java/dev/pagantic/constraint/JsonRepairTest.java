@@ -136,4 +136,17 @@ class JsonRepairTest {
         assertThatThrownBy(() -> repair.repair("\"yes\" is my answer")).isInstanceOf(PaganticException.class);
         assertThat(repair.repair("'yes'").json()).isEqualTo("\"yes\"");
     }
+
+    @Test
+    void aNumberBeyondTheRangeOfBigDecimalIsRefusedAsInvalidJsonWithItsOffset() {
+        // Found by JsonRepairFuzzTest: Jackson threw NumberFormatException, which escaped JsonRepair.
+        String output = "[1, 1E33333333333333]";
+
+        assertThat(JsonRepair.isValidJson(output)).isFalse();
+        assertThatThrownBy(() -> repair.repair(output))
+                .isInstanceOfSatisfying(PaganticException.class, failure -> {
+                    assertThat(failure.code()).isEqualTo(ErrorCode.CONSTRAINT_JSON_INVALID);
+                    assertThat(failure.details()).containsKeys("offset", "line", "column");
+                });
+    }
 }

@@ -36,7 +36,9 @@ final class ToolEnvelope {
     /**
      * The calls of a complete envelope, each with a new id.
      *
-     * @throws PaganticException {@code INFERENCE_MALFORMED_RESPONSE} when the output is no envelope
+     * @throws PaganticException {@code INFERENCE_MALFORMED_RESPONSE} when the output is no envelope: not JSON (or nested
+     *                           deeper than Jackson's default limit of 500 levels), no non-empty {@code tool_calls}
+     *                           list, or a call without a string name
      */
     static List<ToolCall> parse(String output, CallContext ctx) {
         try {
@@ -46,9 +48,16 @@ final class ToolEnvelope {
             }
             List<ToolCall> parsed = new ArrayList<>();
             for (JsonNode call : calls) {
+                // The grammar guarantees a string name, but the output is checked rather than trusted: without this
+                // check a nameless call escaped as ToolCall's CONFIG_INVALID (ToolEnvelopeFuzzTest's seed
+                // call-without-name).
+                JsonNode name = call.path("name");
+                if (!name.isString() || name.asString().isBlank()) {
+                    throw malformed(output, "a tool call without a name");
+                }
                 Map<String, Object> arguments = call.path("arguments").isObject()
                         ? JSON.convertValue(call.path("arguments"), OBJECT) : new LinkedHashMap<>();
-                parsed.add(ToolCall.of("call_" + ctx.newId(), call.path("name").asString(), arguments));
+                parsed.add(ToolCall.of("call_" + ctx.newId(), name.asString(), arguments));
             }
             return parsed;
         } catch (JacksonException notJson) {

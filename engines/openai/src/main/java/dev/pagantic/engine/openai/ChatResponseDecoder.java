@@ -221,7 +221,8 @@ final class ChatResponseDecoder {
     /**
      * The usage of a call: the server's counts where it reports them, the estimate otherwise (some servers omit usage);
      * reasoning tokens from {@code completion_tokens_details}; generation time from llama-server's
-     * {@code timings.predicted_ms} when present, else the measured duration of the exchange.
+     * {@code timings.predicted_ms} when present, else the measured duration of the exchange. The context total is
+     * capped at {@code Integer.MAX_VALUE}.
      */
     TokenUsage usage(JsonNode usage, JsonNode timings, Request request, String content, String reasoning,
                      List<ToolCall> toolCalls, Duration elapsed) {
@@ -242,11 +243,16 @@ final class ChatResponseDecoder {
                 count(usage.path("completion_tokens_details").path("reasoning_tokens")).orElse(0));
         Duration generation = elapsed;
         JsonNode predicted = timings.path("predicted_ms");
-        if (predicted.isNumber() && predicted.doubleValue() > 0 && Double.isFinite(predicted.doubleValue())) {
-            generation = Duration.ofNanos(Math.round(predicted.doubleValue() * 1_000_000));
+        // numberValue(), not doubleValue(): Jackson 3's doubleValue() throws for an integer beyond the double range.
+        double predictedMs = predicted.isNumber() ? predicted.numberValue().doubleValue() : 0;
+        if (predictedMs > 0 && Double.isFinite(predictedMs)) {
+            generation = Duration.ofNanos(Math.round(predictedMs * 1_000_000));
         }
+        // Saturated rather than overflowing: a server reporting counts near Integer.MAX_VALUE is wrong, but the answer
+        // itself is fine (an overflow made TokenUsage throw CONFIG_INVALID; WireFormatFuzzTest's seed usage-overflow).
+        int contextTokens = (int) Math.min(Integer.MAX_VALUE, (long) promptTokens + completionTokens);
         return new TokenUsage(promptTokens, reasoningTokens, completionTokens - reasoningTokens,
-                promptTokens + completionTokens, contextWindow, generation);
+                contextTokens, contextWindow, generation);
     }
 
     private static OptionalInt count(JsonNode node) {

@@ -2,8 +2,11 @@ package dev.pagantic.inference.grammar;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +23,13 @@ final class CompiledGrammar {
 
     /** Bound on simultaneous parse stacks: a grammar ambiguous enough to exceed it is refused rather than checked slowly. */
     static final int MAX_STACKS = 100_000;
+
+    /**
+     * Bound on a chain of rules each referenced at the start of the previous one's alternative ({@code a ::= b ...},
+     * {@code b ::= c ...}): the left-recursion check recurses along such chains, so a longer one is refused with
+     * {@code CONFIG_GRAMMAR_INVALID} rather than overflowing the stack. Real grammars chain a handful.
+     */
+    static final int MAX_LEADING_CHAIN = 1000;
 
     private final List<String> names; // rule id -> name
     private final List<List<List<Element>>> rules;
@@ -80,23 +90,48 @@ final class CompiledGrammar {
 
     /** Adds every stack reachable from this one whose top is a terminal (or the empty stack: complete). */
     private void advance(Frame stack, Set<Frame> out) {
-        if (stack == Frame.EMPTY) {
-            add(out, stack);
-            return;
-        }
-        Element top = rules.get(stack.rule).get(stack.alternative).get(stack.index);
-        if (top instanceof Element.RuleRef ref) {
-            expandRule(ref.ruleId(), stack.next(this), out);
-        } else {
-            add(out, stack);
-        }
+        Deque<Frame> pending = new ArrayDeque<>();
+        pending.push(stack);
+        advanceAll(pending, out);
     }
 
     private void expandRule(int ruleId, Frame continuation, Set<Frame> out) {
+        Deque<Frame> pending = new ArrayDeque<>();
+        pushAlternatives(ruleId, continuation, pending);
+        advanceAll(pending, out);
+    }
+
+    /**
+     * Expands the pending stacks until a terminal (or nothing) is on top. Iterative, skipping stacks already
+     * expanded: a chain of rules referenced at the start of alternatives, or of nullable references in a row, is as
+     * long as the grammar, and recursing along it would overflow the Java stack on a long enough grammar.
+     */
+    private void advanceAll(Deque<Frame> pending, Set<Frame> out) {
+        Set<Frame> seen = new HashSet<>();
+        while (!pending.isEmpty()) {
+            Frame frame = pending.pop();
+            if (!seen.add(frame)) {
+                continue;
+            }
+            if (frame == Frame.EMPTY) {
+                add(out, frame);
+                continue;
+            }
+            Element top = rules.get(frame.rule).get(frame.alternative).get(frame.index);
+            if (top instanceof Element.RuleRef ref) {
+                pushAlternatives(ref.ruleId(), frame.next(this), pending);
+            } else {
+                add(out, frame);
+            }
+        }
+    }
+
+    /** Pushes one stack per alternative of the rule (an empty alternative is the continuation itself). */
+    private void pushAlternatives(int ruleId, Frame continuation, Deque<Frame> pending) {
+        // Pushed last-first, so the first alternative is expanded first, as the recursive expansion did.
         List<List<Element>> alternatives = rules.get(ruleId);
-        for (int alt = 0; alt < alternatives.size(); alt++) {
-            Frame stack = alternatives.get(alt).isEmpty() ? continuation : new Frame(ruleId, alt, 0, continuation);
-            advance(stack, out);
+        for (int alt = alternatives.size() - 1; alt >= 0; alt--) {
+            pending.push(alternatives.get(alt).isEmpty() ? continuation : new Frame(ruleId, alt, 0, continuation));
         }
     }
 
@@ -113,7 +148,7 @@ final class CompiledGrammar {
         BitSet nullable = nullableRules();
         int[] state = new int[rules.size()]; // 0 unvisited, 1 in progress, 2 done
         for (int rule = 0; rule < rules.size(); rule++) {
-            Optional<String> found = findLeftCycle(rule, nullable, state);
+            Optional<String> found = findLeftCycle(rule, nullable, state, 0);
             if (found.isPresent()) {
                 return found;
             }
@@ -121,7 +156,12 @@ final class CompiledGrammar {
         return Optional.empty();
     }
 
-    private Optional<String> findLeftCycle(int rule, BitSet nullable, int[] state) {
+    private Optional<String> findLeftCycle(int rule, BitSet nullable, int[] state, int depth) {
+        if (depth > MAX_LEADING_CHAIN) {
+            throw PaganticException.builder(ErrorCode.CONFIG_GRAMMAR_INVALID, "rules reference each other at the "
+                    + "start of an alternative more than " + MAX_LEADING_CHAIN + " deep (at rule '" + names.get(rule)
+                    + "')").detail("rule", names.get(rule)).build();
+        }
         if (state[rule] == 1) {
             return Optional.of(names.get(rule));
         }
@@ -134,7 +174,7 @@ final class CompiledGrammar {
                 if (!(element instanceof Element.RuleRef ref)) {
                     break;
                 }
-                Optional<String> found = findLeftCycle(ref.ruleId(), nullable, state);
+                Optional<String> found = findLeftCycle(ref.ruleId(), nullable, state, depth + 1);
                 if (found.isPresent()) {
                     return found;
                 }

@@ -17,7 +17,10 @@ import java.util.Objects;
  *
  * <p>{@link #parse} refuses a malformed grammar with {@code CONFIG_GRAMMAR_INVALID} and its line and column, an
  * undefined rule, a missing {@code root}, and left recursion: llama.cpp would otherwise run unconstrained or abort,
- * so no grammar reaches native code unchecked. {@link #match} then decides whether an output conforms, which is how
+ * so no grammar reaches native code unchecked. Limits keep hostile grammar text from exhausting the stack or memory, also
+ * refused with {@code CONFIG_GRAMMAR_INVALID}: groups nested more than {@value GbnfParser#MAX_NESTING} deep, rules
+ * chained at the start of alternatives more than {@value CompiledGrammar#MAX_LEADING_CHAIN} deep, and repetitions
+ * expanding past {@value GbnfParser#MAX_ELEMENTS} elements. {@link #match} then decides whether an output conforms, which is how
  * {@code CONSTRAINT_GRAMMAR_REJECTED} is raised. Immutable and thread-safe.
  *
  * <pre>{@code
@@ -47,7 +50,8 @@ public final class GbnfGrammar {
      * declaration order, optional properties omissible, no undeclared properties, and limited whitespace between
      * tokens. Use it to constrain structured output at the decoder without writing GBNF by hand. A string enum
      * none of whose values is within the schema's {@code maxLength} has no instance, and is refused with
-     * {@code CONFIG_INVALID} rather than turned into a grammar that nothing satisfies.
+     * {@code CONFIG_INVALID} rather than turned into a grammar that nothing satisfies, as is a schema nested deeper
+     * than {@value SchemaGbnfGenerator#MAX_SCHEMA_DEPTH} levels.
      */
     public static GbnfGrammar fromSchema(Schema schema) {
         Objects.requireNonNull(schema, "schema");

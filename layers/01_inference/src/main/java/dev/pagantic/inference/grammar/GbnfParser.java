@@ -17,11 +17,29 @@ final class GbnfParser {
     /** llama.cpp refuses repetition counts above this; so do we, before expansion can blow up. */
     static final int MAX_REPETITIONS = 2000;
 
+    /**
+     * Groups nested deeper than this are refused with {@code CONFIG_GRAMMAR_INVALID}: the parser recurses once per
+     * group, so unbounded nesting would overflow the stack.
+     */
+    static final int MAX_NESTING = 100;
+
+    /**
+     * Bound on the compiled grammar's size, in elements (one per literal code point, character class or rule
+     * reference, after repetitions are expanded). Each repetition count is capped, but chained operators multiply
+     * ({@code "a"{2000}{2000}{2000}} would be 8e9 elements): such a grammar is refused rather than exhausting memory.
+     */
+    static final int MAX_ELEMENTS = 1_000_000;
+
     private final int[] src; // code points
     private int pos;
     private final Map<String, Integer> symbolIds = new LinkedHashMap<>();
     private final List<List<List<Element>>> rules = new ArrayList<>(); // rule id -> alternatives -> sequence
-    private final List<int[]> firstReference = new ArrayList<>(); // rule id -> {line, column} of first use
+    // rule id -> offset of first use. Offsets, not lines and columns: computing a line and column scans the text from
+    // the start, so doing it for every reference made parsing quadratic (minutes for a 1 MB grammar); it is done only
+    // for an error.
+    private final List<Integer> firstReference = new ArrayList<>();
+    private int nesting; // groups open at pos
+    private long elements; // elements written by repetition expansion so far
 
     private GbnfParser(String text) {
         this.src = text.codePoints().toArray();
@@ -41,7 +59,7 @@ final class GbnfParser {
     }
 
     private void parseRule() {
-        int[] at = lineAndColumn(pos);
+        int at = pos;
         String name = parseName();
         int ruleId = symbolId(name, at);
         skipSpace(false);
@@ -87,10 +105,14 @@ final class GbnfParser {
                 lastItemStart = sequence.size();
                 sequence.add(parseCharClass());
             } else if (isWordChar(c)) {
-                int[] at = lineAndColumn(pos);
+                int at = pos;
                 lastItemStart = sequence.size();
                 sequence.add(new Element.RuleRef(symbolId(parseName(), at)));
             } else if (c == '(') {
+                if (nesting == MAX_NESTING) {
+                    throw error("groups are nested deeper than " + MAX_NESTING + " levels");
+                }
+                nesting++;
                 pos++;
                 skipSpace(true);
                 int groupId = syntheticRule(ruleName);
@@ -99,6 +121,7 @@ final class GbnfParser {
                     throw error("expecting ')' to close the group, found " + describe(peek(0)));
                 }
                 pos++;
+                nesting--;
                 lastItemStart = sequence.size();
                 sequence.add(new Element.RuleRef(groupId));
             } else if (c == '.') {
@@ -109,7 +132,9 @@ final class GbnfParser {
                 if (lastItemStart < 0) {
                     throw error("a repetition operator needs a preceding item");
                 }
+                int at = pos;
                 int[] bounds = parseRepetition();
+                countExpansion(sequence.size() - lastItemStart, bounds, at);
                 // The expanded item starts where the item did, so a further operator repeats it all (S** as
                 // llama.cpp reads it).
                 repeat(sequence, lastItemStart, bounds[0], bounds[1], ruleName);
@@ -153,7 +178,7 @@ final class GbnfParser {
                 if (atEnd()) {
                     throw error("unterminated character class");
                 }
-                int[] at = lineAndColumn(pos);
+                int at = pos;
                 high = parseChar();
                 if (high < low) {
                     throw errorAt(at, "character range is reversed: " + describe(low) + "-" + describe(high));
@@ -219,7 +244,7 @@ final class GbnfParser {
 
     /** Returns {min, max} with max -1 for unbounded. */
     private int[] parseRepetition() {
-        int[] start = lineAndColumn(pos);
+        int start = pos;
         int c = peek(0);
         pos++;
         if (c == '*') {
@@ -262,13 +287,22 @@ final class GbnfParser {
             value = value * 10 + (peek(0) - '0');
             pos++;
             if (value > MAX_REPETITIONS) {
-                throw errorAt(lineAndColumn(start), "repetition count exceeds " + MAX_REPETITIONS);
+                throw errorAt(start, "repetition count exceeds " + MAX_REPETITIONS);
             }
         }
         if (pos == start) {
             throw error("expecting an integer, found " + describe(peek(0)));
         }
         return (int) value;
+    }
+
+    /** Counts what expanding an item of {@code itemSize} elements {bounds} times adds; refuses past the limit. */
+    private void countExpansion(int itemSize, int[] bounds, int at) {
+        long copies = bounds[1] < 0 ? bounds[0] + 1L : bounds[1];
+        elements += itemSize * copies + copies;
+        if (elements > MAX_ELEMENTS) {
+            throw errorAt(at, "repetitions expand the grammar beyond " + MAX_ELEMENTS + " elements");
+        }
     }
 
     /**
@@ -330,7 +364,7 @@ final class GbnfParser {
         }
     }
 
-    private int symbolId(String name, int[] at) {
+    private int symbolId(String name, int at) {
         Integer id = symbolIds.get(name);
         if (id == null) {
             id = rules.size();
@@ -411,10 +445,11 @@ final class GbnfParser {
     }
 
     private PaganticException error(String message) {
-        return errorAt(lineAndColumn(pos), message);
+        return errorAt(pos, message);
     }
 
-    private static PaganticException errorAt(int[] at, String message) {
+    private PaganticException errorAt(int offset, String message) {
+        int[] at = lineAndColumn(offset);
         return PaganticException.builder(ErrorCode.CONFIG_GRAMMAR_INVALID,
                         "malformed grammar at line " + at[0] + ", column " + at[1] + ": " + message)
                 .detail("line", at[0]).detail("column", at[1]).build();

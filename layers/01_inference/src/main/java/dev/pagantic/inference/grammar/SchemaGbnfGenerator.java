@@ -27,6 +27,13 @@ final class SchemaGbnfGenerator {
     /** Arrays and strings longer than this are not bounded in the grammar (llama.cpp caps repetitions); validation is. */
     private static final int MAX_GRAMMAR_REPETITION = GbnfParser.MAX_REPETITIONS;
 
+    /**
+     * Schemas nested deeper than this (objects in objects, arrays of arrays) are refused with {@code CONFIG_INVALID}:
+     * generation recurses once per level. A schema read from JSON is already bounded by Jackson's nesting limit (500
+     * JSON levels, about 250 schema levels), but one built in code is not.
+     */
+    static final int MAX_SCHEMA_DEPTH = 128;
+
     /** Shared rules, emitted once each when used, in this order. */
     private static final Map<String, String> PRIMITIVES = primitives();
 
@@ -40,7 +47,7 @@ final class SchemaGbnfGenerator {
 
     static String generate(Schema schema) {
         SchemaGbnfGenerator generator = new SchemaGbnfGenerator();
-        String top = generator.valueRule(schema, "root");
+        String top = generator.valueRule(schema, "root", 0);
         if (!top.equals("root")) {
             generator.rules.put("root", top);
         }
@@ -58,7 +65,7 @@ final class SchemaGbnfGenerator {
         for (int i = 0; i < tools.size(); i++) {
             ToolDefinition tool = tools.get(i);
             String name = "tool" + i;
-            String arguments = generator.valueRule(tool.parameters(), name + "-args");
+            String arguments = generator.valueRule(tool.parameters(), name + "-args", 0);
             calls.add(generator.define(name + "-call", "\"{\" ws " + literal(jsonString("name")) + " ws \":\" ws "
                     + literal(jsonString(tool.name())) + " ws \",\" ws " + literal(jsonString("arguments"))
                     + " ws \":\" ws " + arguments + " ws \"}\""));
@@ -81,7 +88,11 @@ final class SchemaGbnfGenerator {
     static final int MAX_CALLS = 8;
 
     /** Defines what the schema needs and returns the name of the rule that matches one value of it. */
-    private String valueRule(Schema schema, String name) {
+    private String valueRule(Schema schema, String name, int depth) {
+        if (depth > MAX_SCHEMA_DEPTH) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid schema: nested deeper than "
+                    + MAX_SCHEMA_DEPTH + " levels at " + name);
+        }
         if (!schema.enumValues().isEmpty()) {
             // JSON Schema applies maxLength to enum values too, so a value longer than it is no instance.
             int maxLength = schema.maxLength().orElse(Integer.MAX_VALUE);
@@ -95,8 +106,8 @@ final class SchemaGbnfGenerator {
             return define(name, String.join(" | ", literals));
         }
         return switch (schema.type()) {
-            case "object" -> define(name, objectExpression(schema, name));
-            case "array" -> define(name, arrayExpression(schema, name));
+            case "object" -> define(name, objectExpression(schema, name, depth));
+            case "array" -> define(name, arrayExpression(schema, name, depth));
             case "string" -> schema.maxLength().isPresent()
                     ? define(name, "\"\\\"\" " + primitive("char")
                     + repetition(0, schema.maxLength().getAsInt()) + " \"\\\"\"")
@@ -106,11 +117,11 @@ final class SchemaGbnfGenerator {
         };
     }
 
-    private String objectExpression(Schema schema, String name) {
+    private String objectExpression(Schema schema, String name, int depth) {
         List<String> keys = new ArrayList<>(schema.properties().keySet());
         List<String> members = new ArrayList<>();
         for (String key : keys) {
-            String value = valueRule(schema.properties().get(key), name + "-" + sanitize(key));
+            String value = valueRule(schema.properties().get(key), name + "-" + sanitize(key), depth + 1);
             members.add(define(name + "-" + sanitize(key) + "-kv", literal(jsonString(key)) + " ws \":\" ws " + value
                     + " ws"));
         }
@@ -135,8 +146,9 @@ final class SchemaGbnfGenerator {
         return nextFirst;
     }
 
-    private String arrayExpression(Schema schema, String name) {
-        String item = schema.items().map(items -> valueRule(items, name + "-item")).orElseGet(() -> primitive("value"));
+    private String arrayExpression(Schema schema, String name, int depth) {
+        String item = schema.items().map(items -> valueRule(items, name + "-item", depth + 1))
+                .orElseGet(() -> primitive("value"));
         int min = schema.minItems().orElse(0);
         int max = schema.maxItems().orElse(-1);
         if (max == 0) {
