@@ -42,7 +42,7 @@ import java.util.stream.Stream;
  * {@code core}, {@code inference} (grammar language in {@code inference.grammar}), {@code orchestrate} (facade in
  * {@code orchestrate.facade}, interception SPI in {@code orchestrate.spi}), the band ({@code context}, {@code tool},
  * {@code constraint}, {@code rerank}, {@code validate}, {@code prompt}, {@code memory}, {@code observe}),
- * {@code engine.<name>} and {@code testkit} (engines), {@code adapter.<name>} and {@code examples}.
+ * {@code engine.<name>}, {@code testkit} and {@code tck} (engines), {@code adapter.<name>} and {@code examples}.
  *
  * <p>Every rule allows an empty selection, because most modules are still empty; {@code ArchitectureTest} checks
  * separately that the import sees the production classes, so a wrong root cannot make the rules pass vacuously.
@@ -183,7 +183,7 @@ public final class LayerRules {
     public ArchRule enginesDoNotDependOnEachOther() {
         return rule(slices().assignedFrom(modulesWhere("engines", this::isEngineModule))
                 .should().notDependOnEachOther()
-                .because("engines are interchangeable implementations of one SPI (the testkit counts as one); what "
+                .because("engines are interchangeable implementations of one SPI (the testkit counts as one; the contract kit, which checks engines, may use the testkit); what "
                         + "two engines share belongs in inference"));
     }
 
@@ -341,7 +341,7 @@ public final class LayerRules {
     }
 
     private String[] engines() {
-        return new String[] {layer("engine"), layer("testkit")};
+        return new String[] {layer("engine"), layer("testkit"), layer("tck")};
     }
 
     /** What the band may use, and what lies below orchestrate. */

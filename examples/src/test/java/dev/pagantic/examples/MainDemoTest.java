@@ -1,7 +1,7 @@
 package dev.pagantic.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.pagantic.testkit.TestModels;
+import dev.pagantic.tck.ModelAssumptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +54,6 @@ class MainDemoTest {
     }
 
     private static Path modelDirectory() {
-        return TestModels.require(MainDemo.MODEL_FILE).getParent();
+        return ModelAssumptions.require(MainDemo.MODEL_FILE).getParent();
     }
 }

@@ -1,5 +1,6 @@
 package dev.pagantic.integration;
 
+import dev.pagantic.tck.ModelAssumptions;
 import dev.pagantic.testkit.TestModels;
 import java.nio.file.Path;
 
@@ -12,6 +13,6 @@ final class Models {
     }
 
     static Path stories() {
-        return TestModels.require(STORIES);
+        return ModelAssumptions.require(STORIES);
     }
 }

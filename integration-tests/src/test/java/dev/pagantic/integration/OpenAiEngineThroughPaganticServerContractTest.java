@@ -9,7 +9,7 @@ import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.inference.TokenCounter;
-import dev.pagantic.testkit.EngineContractTest;
+import dev.pagantic.tck.EngineContractTest;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.testkit.SlowEngine;
 import java.time.Duration;

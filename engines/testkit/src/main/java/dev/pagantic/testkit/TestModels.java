@@ -2,16 +2,15 @@ package dev.pagantic.testkit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Finds the small GGUF models that model-backed tests, examples and benchmarks run on: the folder named by the
  * environment variable {@value #DIRECTORY_VARIABLE}, by default {@code ../shared/models} relative to the repository
  * root (the nearest folder above the working directory that holds {@code .ci/run}).
  *
- * <p>{@link #require} is for tests: a missing model skips the test with a message saying where to put one, except in
- * CI ({@code CI=true}), where it fails, because CI must run the model-backed tests rather than skip them.
+ * <p>Tests that need a model use {@code ModelAssumptions.require} of the contract kit ({@code pagantic-engine-tck}),
+ * which skips a test whose model is missing, or fails it in CI; this class has no test-framework dependency, so that
+ * the examples and the benchmarks can use it in production code.
  */
 public final class TestModels {
 
@@ -37,23 +36,6 @@ public final class TestModels {
     /** The path a model file would have; it may not exist. */
     public static Path path(String file) {
         return directory().resolve(file);
-    }
-
-    /**
-     * The path of a model that a test needs: when it is missing, the test is skipped (JUnit's assumption) or, in CI,
-     * failed.
-     */
-    public static Path require(String file) {
-        Path path = path(file);
-        if (!Files.isRegularFile(path)) {
-            String message = "test model " + path + " is missing: put the GGUF files of shared/models there, or point "
-                    + DIRECTORY_VARIABLE + " at their folder";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                Assertions.fail(message + " (CI must run the model-backed tests, not skip them)");
-            }
-            Assumptions.abort(message);
-        }
-        return path;
     }
 
     private static Path repositoryRoot() {

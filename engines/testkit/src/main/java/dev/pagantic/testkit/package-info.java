@@ -1,5 +1,7 @@
 /**
- * Fake engines for users' unit tests, and the Engine contract test kit that every engine module runs.
+ * Fake engines for users' unit tests. The module has no test-framework dependency, so that adapters can ship the fakes
+ * for their scripted mode; the Engine contract kit that every engine module runs is {@code dev.pagantic.tck} in
+ * {@code pagantic-engine-tck}.
  *
  * <h2>Fake engines</h2>
  * <ul>
@@ -48,28 +50,5 @@
  *       expectations never depend on random ids.</li>
  *   <li>No mutable static state: every counter, script and clock belongs to an engine or a test instance.</li>
  * </ul>
- *
- * <h2>The contract kit</h2>
- * {@link dev.pagantic.testkit.EngineContractTest} is an abstract JUnit 5 class. An engine module's test extends it
- * and implements {@code createEngine(Scenario)}; it inherits one named case per rule of the
- * {@link dev.pagantic.inference.Engine} contract. The {@link dev.pagantic.testkit.EngineContractTest.Scenario} tells
- * a scripted engine what to script and is mostly ignored by a real engine:
- *
- * <pre>{@code
- * class MyEngineContractTest extends EngineContractTest {
- *     @Override
- *     protected Engine createEngine(Scenario scenario) {
- *         return switch (scenario) {
- *             case BACKEND_FAILURE -> new MyEngine(unreachableServer());
- *             default -> new MyEngine(testServer());
- *         };
- *     }
- * }
- * }</pre>
- *
- * Cases for optional capabilities are skipped when the engine does not declare them; a subclass that cannot produce
- * a scenario skips it with {@code Assumptions.abort}. The kit's own tests prove that it can fail: deliberately
- * broken engines (ignoring {@code maxTokens}, cancellation or deadlines, dropping tool calls, leaking raw exceptions,
- * ...) each fail exactly the cases that check what they break.
  */
 package dev.pagantic.testkit;

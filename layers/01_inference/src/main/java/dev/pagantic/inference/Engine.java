@@ -7,7 +7,7 @@ import dev.pagantic.core.CallContext;
  * OpenAI-compatible server, a fake for tests). Everything above it works with {@code Engine} only.
  *
  * <h2>Contract</h2>
- * Every implementation passes the Engine contract kit of {@code pagantic-testkit}. In short:
+ * Every implementation passes the Engine contract kit of {@code pagantic-engine-tck}. In short:
  * <ul>
  *   <li>Failures are {@link dev.pagantic.core.PaganticException}s with an {@code INFERENCE_*} code (or
  *       {@code CANCELLED_*}, {@code CONFIG_*}); backend exceptions are wrapped, never leaked raw.</li>

@@ -27,7 +27,7 @@
  * {@code CONFIG_*} code, never raw backend exceptions; a cancelled or expired {@link dev.pagantic.core.CallContext}
  * stops the call before it starts and between tokens; a request that needs an undeclared capability fails with
  * {@code CONFIG_UNSUPPORTED_CAPABILITY} instead of being silently ignored; engines are thread-safe and
- * {@link java.lang.AutoCloseable}. The contract test kit in {@code pagantic-testkit} checks all of this for any
+ * {@link java.lang.AutoCloseable}. The contract test kit in {@code pagantic-engine-tck} checks all of this for any
  * implementation (see {@code docs/engine-contract.md}).
  *
  * <h2>Design decisions</h2>

@@ -2,7 +2,7 @@ package dev.pagantic.adapter.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import dev.pagantic.testkit.TestModels;
+import dev.pagantic.tck.ModelAssumptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -107,6 +107,6 @@ class ApiServerMainTest {
     }
 
     private static Path testModel(String file) {
-        return TestModels.require(file);
+        return ModelAssumptions.require(file);
     }
 }

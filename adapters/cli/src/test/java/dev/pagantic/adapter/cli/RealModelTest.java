@@ -1,7 +1,7 @@
 package dev.pagantic.adapter.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.pagantic.testkit.TestModels;
+import dev.pagantic.tck.ModelAssumptions;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +40,6 @@ class RealModelTest {
     }
 
     private static Path model(String file) {
-        return TestModels.require(file);
+        return ModelAssumptions.require(file);
     }
 }

@@ -16,6 +16,6 @@ final class TestModels {
 
     /** The path of a test model, or the test is skipped (failed in CI) when it is missing. */
     static Path model(String file) {
-        return dev.pagantic.testkit.TestModels.require(file);
+        return dev.pagantic.tck.ModelAssumptions.require(file);
     }
 }

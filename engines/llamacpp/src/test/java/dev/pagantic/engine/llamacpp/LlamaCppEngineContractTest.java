@@ -2,7 +2,7 @@ package dev.pagantic.engine.llamacpp;
 
 import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.Request;
-import dev.pagantic.testkit.EngineContractTest;
+import dev.pagantic.tck.EngineContractTest;
 import java.time.Duration;
 
 /**

@@ -1,7 +1,7 @@
 package dev.pagantic.engine.openai;
 
 import dev.pagantic.inference.Engine;
-import dev.pagantic.testkit.EngineContractTest;
+import dev.pagantic.tck.EngineContractTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.pagantic.engine.routing;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.testkit.EngineContractTest;
+import dev.pagantic.tck.EngineContractTest;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.testkit.SlowEngine;
 import java.time.Duration;

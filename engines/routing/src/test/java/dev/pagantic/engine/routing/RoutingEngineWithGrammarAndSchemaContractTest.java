@@ -2,7 +2,7 @@ package dev.pagantic.engine.routing;
 
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.testkit.EngineContractTest;
+import dev.pagantic.tck.EngineContractTest;
 import java.util.EnumSet;
 
 /**

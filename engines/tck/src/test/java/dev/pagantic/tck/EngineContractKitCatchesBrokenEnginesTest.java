@@ -1,21 +1,21 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenBackendFailureContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenCancellationContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenCapabilityCheckContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenCloseContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenDeadlineContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenDeltasContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenGrammarContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenLateCancellationContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenMaxTokensContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenStreamingContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenToolCallsContract;
-import dev.pagantic.testkit.BrokenEngineContracts.BrokenUsageContract;
-import dev.pagantic.testkit.BrokenEngineContracts.RunOnlyWhenProvingTheKit;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenBackendFailureContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenCancellationContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenCapabilityCheckContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenCloseContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenDeadlineContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenDeltasContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenGrammarContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenLateCancellationContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenMaxTokensContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenStreamingContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenToolCallsContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenUsageContract;
+import dev.pagantic.tck.BrokenEngineContracts.RunOnlyWhenProvingTheKit;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;

@@ -1,6 +1,9 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.inference.Engine;
+import dev.pagantic.testkit.EchoEngine;
+import dev.pagantic.testkit.FailingEngine;
+import dev.pagantic.testkit.SlowEngine;
 
 /**
  * The echo engine meets the contract: the kit's prompts are echoed (the MAX_TOKENS prompt is longer than the kit's

@@ -1,4 +1,4 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Cancellation;
@@ -10,6 +10,7 @@ import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.testkit.ScriptedEngine;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;

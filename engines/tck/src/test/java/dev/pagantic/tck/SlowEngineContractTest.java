@@ -1,6 +1,8 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.inference.Engine;
+import dev.pagantic.testkit.ScriptedEngine;
+import dev.pagantic.testkit.SlowEngine;
 import java.time.Duration;
 
 /**

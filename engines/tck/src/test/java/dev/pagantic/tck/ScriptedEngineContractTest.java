@@ -1,4 +1,4 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.inference.Engine;
 

@@ -1,6 +1,7 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.inference.Engine;
+import dev.pagantic.testkit.FailingEngine;
 
 /** The failing engine meets the contract: it fails in the backend-failure scenario and delegates in all others. */
 class FailingEngineContractTest extends EngineContractTest {

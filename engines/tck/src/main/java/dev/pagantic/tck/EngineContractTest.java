@@ -1,4 +1,4 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,7 +126,7 @@ public abstract class EngineContractTest {
         CANCEL_DURING,
         /**
          * A call that takes well over {@link #shortDeadline()} unless stopped, without anyone cancelling it: a long
-         * generation, or a slow fake such as a {@link SlowEngine}.
+         * generation, or a slow fake such as a {@code SlowEngine} of the testkit.
          */
         DEADLINE,
         /** A reply that calls {@link #CONTRACT_TOOL}; used only if the engine declares {@link Capability#TOOLS}. */

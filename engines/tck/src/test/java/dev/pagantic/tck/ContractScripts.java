@@ -1,9 +1,11 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.testkit.EngineContractTest.Scenario;
+import dev.pagantic.tck.EngineContractTest.Scenario;
+import dev.pagantic.testkit.ScriptedEngine;
+import dev.pagantic.testkit.SlowEngine;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;

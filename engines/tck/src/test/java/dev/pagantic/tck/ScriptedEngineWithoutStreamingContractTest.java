@@ -1,7 +1,9 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
+import dev.pagantic.testkit.ScriptedEngine;
+import dev.pagantic.testkit.SlowEngine;
 import java.util.EnumSet;
 
 /**

@@ -1,6 +1,7 @@
-package dev.pagantic.testkit;
+package dev.pagantic.tck;
 
 import dev.pagantic.inference.Engine;
+import dev.pagantic.testkit.ChaosEngine;
 
 /**
  * The chaos engine with every probability 0 is its delegate: it meets the Engine contract around a scripted engine,
