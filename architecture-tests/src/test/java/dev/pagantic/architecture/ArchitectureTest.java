@@ -63,6 +63,31 @@ class ArchitectureTest {
     }
 
     @Test
+    void orchestrateRootHoldsOnlyItsPackageDocumentation() {
+        RULES.orchestrateRootHoldsOnlyItsPackageDocumentation().check(PRODUCTION);
+    }
+
+    @Test
+    void onlyTheInferenceCallCallsAnEngine() {
+        RULES.onlyTheInferenceCallCallsAnEngine().check(PRODUCTION);
+    }
+
+    @Test
+    void orchestrateInternalsStayInsideOrchestrate() {
+        RULES.orchestrateInternalsStayInsideOrchestrate().check(PRODUCTION);
+    }
+
+    @Test
+    void orchestrateRoomsDoNotDependOnTheFacade() {
+        RULES.orchestrateRoomsDoNotDependOnTheFacade().check(PRODUCTION);
+    }
+
+    @Test
+    void portsDependOnlyOnCoreInferenceAndTheBand() {
+        RULES.portsDependOnlyOnCoreInferenceAndTheBand().check(PRODUCTION);
+    }
+
+    @Test
     void enginesDependOnlyOnCoreAndInference() {
         RULES.enginesDependOnlyOnCoreAndInference().check(PRODUCTION);
     }

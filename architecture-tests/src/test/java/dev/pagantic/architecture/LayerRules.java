@@ -63,6 +63,9 @@ public final class LayerRules {
 
     private static final String JDK = "java..";
 
+    /** JSpecify's nullness annotations: annotations only, the one library core and inference may name. */
+    private static final String NULLNESS = "org.jspecify.annotations..";
+
     /** Logging APIs other than SLF4J; a library that logs through them forces its backend on the application. */
     private static final String[] FOREIGN_LOGGING_PACKAGES = {
         "java.util.logging..", "org.apache.logging.log4j..", "org.apache.log4j..", "org.apache.commons.logging..",
@@ -100,6 +103,11 @@ public final class LayerRules {
         rules.put("nothingBelowOrchestrateDependsOnIt", nothingBelowOrchestrateDependsOnIt());
         rules.put("orchestrateUsesEnginesOnlyThroughTheInferenceSpi",
                 orchestrateUsesEnginesOnlyThroughTheInferenceSpi());
+        rules.put("orchestrateRootHoldsOnlyItsPackageDocumentation", orchestrateRootHoldsOnlyItsPackageDocumentation());
+        rules.put("onlyTheInferenceCallCallsAnEngine", onlyTheInferenceCallCallsAnEngine());
+        rules.put("orchestrateInternalsStayInsideOrchestrate", orchestrateInternalsStayInsideOrchestrate());
+        rules.put("orchestrateRoomsDoNotDependOnTheFacade", orchestrateRoomsDoNotDependOnTheFacade());
+        rules.put("portsDependOnlyOnCoreInferenceAndTheBand", portsDependOnlyOnCoreInferenceAndTheBand());
         rules.put("enginesDependOnlyOnCoreAndInference", enginesDependOnlyOnCoreAndInference());
         rules.put("enginesDoNotDependOnEachOther", enginesDoNotDependOnEachOther());
         rules.put("adaptersDependOnlyOnTheFacadeCoreAndWiredComponents",
@@ -122,15 +130,16 @@ public final class LayerRules {
 
     public ArchRule coreDependsOnlyOnTheJdk() {
         return rule(classes().that().resideInAPackage(core())
-                .should().onlyDependOnClassesThat().resideInAnyPackage(JDK, core())
+                .should().onlyDependOnClassesThat().resideInAnyPackage(JDK, NULLNESS, core())
                 .because("core is the vocabulary every other module shares (messages, errors, the call context); "
-                        + "it depends on nothing but the JDK, so that any module and any application can use it "
-                        + "without pulling in a library or another layer"));
+                        + "it depends on nothing but the JDK (and JSpecify's nullness annotations, which carry no "
+                        + "code), so that any module and any application can use it without pulling in a library or "
+                        + "another layer"));
     }
 
     public ArchRule inferenceDependsOnlyOnCore() {
         return rule(classes().that().resideInAPackage(inference())
-                .should().onlyDependOnClassesThat().resideInAnyPackage(JDK, core(), inference())
+                .should().onlyDependOnClassesThat().resideInAnyPackage(JDK, NULLNESS, core(), inference())
                 .because("inference is the Engine SPI and the GBNF grammar language that every engine, the band and "
                         + "orchestrate speak; it depends only on core and the JDK, so that implementing an engine "
                         + "never drags in orchestration, a band layer or a third-party library"));
@@ -170,6 +179,47 @@ public final class LayerRules {
                         + "concrete engines, adapters and examples are built on top of orchestrate, never below it"));
     }
 
+    public ArchRule orchestrateRootHoldsOnlyItsPackageDocumentation() {
+        return rule(classes().that().resideInAPackage(root + ".orchestrate")
+                .should().haveSimpleName("package-info")
+                .because("orchestrate is organised in rooms, one subpackage per concept (facade, agent, structured, "
+                        + "plan, vote, multimodel, loop, ports, internal, spi, lifecycle), so that a reader finds a "
+                        + "concept by its package; the root package only documents the layer"));
+    }
+
+    public ArchRule onlyTheInferenceCallCallsAnEngine() {
+        return rule(noClasses().that().resideInAPackage(orchestrate())
+                .and().doNotHaveFullyQualifiedName(root + ".orchestrate.internal.InferenceCall")
+                .should().callMethodWhere(anInferenceOfAnEngine())
+                .because("every inference of orchestrate (loops, planners, replanners, multi-model modes, plan steps) "
+                        + "goes through the one inference path, internal.InferenceCall, which applies the interceptor "
+                        + "and records inference_start and inference_end; a direct engine call would skip both"));
+    }
+
+    public ArchRule orchestrateInternalsStayInsideOrchestrate() {
+        return rule(noClasses().that().resideOutsideOfPackage(orchestrate())
+                .should().dependOnClassesThat().resideInAPackage(internal())
+                .because("orchestrate.internal holds the machinery its rooms share (the one inference path, "
+                        + "structured output, the lifecycle's phases); it is no API and may change at any time"));
+    }
+
+    public ArchRule orchestrateRoomsDoNotDependOnTheFacade() {
+        return rule(noClasses().that().resideInAPackage(orchestrate()).and().resideOutsideOfPackage(facade())
+                .should().dependOnClassesThat().resideInAPackage(facade())
+                .because("the facade is the top of orchestrate: it routes a request to the rooms (agent, structured, "
+                        + "plan, vote, multimodel) and they never reach back, so each pattern is usable on its own "
+                        + "and the layer has no cycle"));
+    }
+
+    public ArchRule portsDependOnlyOnCoreInferenceAndTheBand() {
+        return rule(classes().that().resideInAPackage(ports())
+                .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(concat(coreInferenceAndBand(),
+                        ports()))))
+                .because("a port is where another layer's component plugs into orchestrate (a context builder, a "
+                        + "reranker, a prompt); adapters see the ports, so they speak only core, inference and the "
+                        + "band, never a pattern's types"));
+    }
+
     // ------------------------------------------------------------------------------------------------------- engines
 
     public ArchRule enginesDependOnlyOnCoreAndInference() {
@@ -183,8 +233,9 @@ public final class LayerRules {
     public ArchRule enginesDoNotDependOnEachOther() {
         return rule(slices().assignedFrom(modulesWhere("engines", this::isEngineModule))
                 .should().notDependOnEachOther()
-                .because("engines are interchangeable implementations of one SPI (the testkit counts as one; the contract kit, which checks engines, may use the testkit); what "
-                        + "two engines share belongs in inference"));
+                .because("engines are interchangeable implementations of one SPI (the testkit counts as one; the "
+                        + "contract kit, which checks engines, may use the testkit); what two engines share belongs in "
+                        + "inference"));
     }
 
     // ------------------------------------------------------------------------------------------------------ adapters
@@ -194,7 +245,8 @@ public final class LayerRules {
                 .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(adapterAllowed())))
                 .because("an adapter turns a command line, a terminal, HTTP or a workflow into SystemRequest and "
                         + "SystemResponse: among pagantic types it uses core, orchestrate's facade (the interception "
-                        + "SPI only in the temporal adapter) and the engines and band components it wires up, and "
+                        + "SPI only in the temporal adapter), orchestrate's ports and the loops' shared settings that "
+                        + "the orchestrator's builder inherits, and the engines and band components it wires up, and "
                         + "nothing of orchestrate's internals"));
     }
 
@@ -324,6 +376,18 @@ public final class LayerRules {
         return layer("orchestrate.spi");
     }
 
+    private String ports() {
+        return layer("orchestrate.ports");
+    }
+
+    private String loop() {
+        return layer("orchestrate.loop");
+    }
+
+    private String internal() {
+        return layer("orchestrate.internal");
+    }
+
     private String adapters() {
         return layer("adapter");
     }
@@ -358,11 +422,12 @@ public final class LayerRules {
     }
 
     /**
-     * Core, the facade, the SPI (narrowed to temporal by its own rule), everything an adapter may wire, and adapters
+     * Core, the facade, the SPI (narrowed to temporal by its own rule), the ports, the loops' shared settings (the
+     * orchestrator's builder inherits its setters from there), everything an adapter may wire, and adapters
      * (whose dependencies on each other another rule forbids).
      */
     private String[] adapterAllowed() {
-        return concat(wiredComponents(), core(), facade(), spi(), adapters());
+        return concat(wiredComponents(), core(), facade(), spi(), ports(), loop(), adapters());
     }
 
     /** Where the types live that an adapter may reference and build, but not use. */
@@ -421,6 +486,16 @@ public final class LayerRules {
         return describe("a method of an engine, inference or band type that is not builder(), a builder method, "
                         + "close() or an enum's constant API",
                 call -> component.test(call.getTargetOwner()) && !isWiringCall(call.getTarget()));
+    }
+
+    /** A call of {@code infer} on the inference layer's {@code Engine} or a type implementing it. */
+    private DescribedPredicate<JavaMethodCall> anInferenceOfAnEngine() {
+        String engine = root + ".inference.Engine";
+        return describe("a call of infer on an Engine",
+                call -> call.getTarget().getName().equals("infer")
+                        && (call.getTargetOwner().getName().equals(engine)
+                        || call.getTargetOwner().getAllRawInterfaces().stream()
+                                .anyMatch(type -> type.getName().equals(engine))));
     }
 
     private static boolean isWiringCall(MethodCallTarget target) {

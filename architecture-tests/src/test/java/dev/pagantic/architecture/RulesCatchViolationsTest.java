@@ -19,6 +19,7 @@ import dev.pagantic.archfixture.violating.core.CoreUsingSlf4j;
 import dev.pagantic.archfixture.violating.engine.x.EngineUsingOrchestrate;
 import dev.pagantic.archfixture.violating.engine.x.GbnfWriter;
 import dev.pagantic.archfixture.violating.engine.y.EngineUsingAnotherEngine;
+import dev.pagantic.archfixture.violating.examples.ExampleUsingTheInferenceCall;
 import dev.pagantic.archfixture.violating.inference.InferenceUsingContext;
 import dev.pagantic.archfixture.violating.inference.grammar.GbnfParser;
 import dev.pagantic.archfixture.violating.memory.MemoryUsingOrchestrate;
@@ -26,7 +27,11 @@ import dev.pagantic.archfixture.violating.memory.policy.PolicyUsingStore;
 import dev.pagantic.archfixture.violating.memory.store.StoreUsingPolicy;
 import dev.pagantic.archfixture.violating.observe.ObserveUsingEngine;
 import dev.pagantic.archfixture.violating.observe.ObserveWritingToConsole;
+import dev.pagantic.archfixture.violating.orchestrate.AgentLoop;
 import dev.pagantic.archfixture.violating.orchestrate.OrchestrateUsingEngine;
+import dev.pagantic.archfixture.violating.orchestrate.internal.InferenceCall;
+import dev.pagantic.archfixture.violating.orchestrate.plan.PlanUsingTheFacade;
+import dev.pagantic.archfixture.violating.orchestrate.ports.PortUsingTheAgentLoop;
 import dev.pagantic.archfixture.violating.prompt.PromptHidingAHashMapBehindMap;
 import dev.pagantic.archfixture.violating.prompt.PromptWithAtomicCounter;
 import dev.pagantic.archfixture.violating.prompt.PromptWithStaticArray;
@@ -111,6 +116,34 @@ class RulesCatchViolationsTest {
         @Test
         void ruleReportsOrchestrateImportingAConcreteEngine() {
             reports(RULES.orchestrateUsesEnginesOnlyThroughTheInferenceSpi(), OrchestrateUsingEngine.class);
+        }
+
+        @Test
+        void ruleReportsAClassInOrchestratesRootPackage() {
+            reports(RULES.orchestrateRootHoldsOnlyItsPackageDocumentation(), AgentLoop.class,
+                    OrchestrateUsingEngine.class);
+            doesNotReport(RULES.orchestrateRootHoldsOnlyItsPackageDocumentation(), PlanUsingTheFacade.class);
+        }
+
+        @Test
+        void ruleReportsALoopCallingTheEngineDirectlyButNotTheInferenceCall() {
+            reports(RULES.onlyTheInferenceCallCallsAnEngine(), AgentLoop.class);
+            doesNotReport(RULES.onlyTheInferenceCallCallsAnEngine(), InferenceCall.class);
+        }
+
+        @Test
+        void ruleReportsCodeOutsideOrchestrateUsingItsInternals() {
+            reports(RULES.orchestrateInternalsStayInsideOrchestrate(), ExampleUsingTheInferenceCall.class);
+        }
+
+        @Test
+        void ruleReportsARoomDependingOnTheFacade() {
+            reports(RULES.orchestrateRoomsDoNotDependOnTheFacade(), PlanUsingTheFacade.class);
+        }
+
+        @Test
+        void ruleReportsAPortUsingAPatternsType() {
+            reports(RULES.portsDependOnlyOnCoreInferenceAndTheBand(), PortUsingTheAgentLoop.class);
         }
     }
 

@@ -156,12 +156,12 @@ public final class MainDemo {
     }
 
     /**
-     * One line per event, with its offset from the request's first event; the loops' summary events ({@code infer},
-     * {@code tool}) are left out, as the seed-001 start and end events say the same.
+     * One line per event, with its offset from the request's first event; the agent loop's summary {@code tool} event
+     * is left out, as the seed-001 {@code tool_start} and {@code tool_end} events say the same.
      */
     static List<String> timeline(List<Event> events) {
         Instant start = events.isEmpty() ? Instant.EPOCH : events.get(0).timestamp();
-        return events.stream().filter(event -> !event.action().equals("infer") && !event.action().equals("tool"))
+        return events.stream().filter(event -> !event.action().equals("tool"))
                 .map(event -> String.format(Locale.ROOT, "%6d ms  %-22s %s%s",
                 Duration.between(start, event.timestamp()).toMillis(), event.action(), summary(event),
                 event.error().map(e -> "  error " + e.code()).orElse(""))).toList();

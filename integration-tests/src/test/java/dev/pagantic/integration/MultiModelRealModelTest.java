@@ -6,9 +6,10 @@ import dev.pagantic.core.CallContext;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
 import dev.pagantic.engine.llamacpp.LlamaRuntime;
+import dev.pagantic.inference.InferenceSettings;
 import dev.pagantic.orchestrate.multimodel.AdversarialResult;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
-import dev.pagantic.orchestrate.multimodel.ModeSettings;
 import dev.pagantic.orchestrate.multimodel.MultiModel;
 import dev.pagantic.orchestrate.multimodel.PhaseCall;
 import dev.pagantic.orchestrate.multimodel.VoteResult;
@@ -40,13 +41,14 @@ class MultiModelRealModelTest {
         modes = MultiModel.builder().catalogue(catalogue).maxTokens(12).build();
     }
 
-    private static ModeSettings settings() {
-        return ModeSettings.builder().temperature(0).build();
+    private static InferenceSettings settings() {
+        return InferenceSettings.builder().temperature(0).build();
     }
 
     @Test
     void adversarialRunsPlanCritiqueAndRefineOnTheRealModel() {
-        AdversarialResult result = modes.adversarial(CallContext.background(), "Once upon a time", settings());
+        AdversarialResult result = modes.adversarial(CallContext.background(), "Once upon a time", Directive.NONE,
+                settings());
 
         assertThat(result.calls()).extracting(PhaseCall::phase).containsExactly("plan", "critique", "refine");
         assertThat(result.calls()).extracting(PhaseCall::engine).containsExactly("small", "large", "small");
@@ -59,7 +61,7 @@ class MultiModelRealModelTest {
 
     @Test
     void aJudgeVoteSelectsAnInRangeResponseThroughTheGrammar() {
-        VoteResult result = modes.vote(CallContext.background(), "The little dog", settings());
+        VoteResult result = modes.vote(CallContext.background(), "The little dog", Directive.NONE, settings());
 
         assertThat(result.responses()).extracting(VoteResult.Response::model).containsExactly("small", "large");
         assertThat(result.responses()).allMatch(VoteResult.Response::succeeded);

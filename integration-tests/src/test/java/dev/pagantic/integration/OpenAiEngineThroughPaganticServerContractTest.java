@@ -35,7 +35,8 @@ class OpenAiEngineThroughPaganticServerContractTest extends EngineContractTest {
 
     /** The engine behind the server: what the scenario needs. */
     private static Engine behind(Scenario scenario) {
-        ScriptedEngine.Builder script = ScriptedEngine.builder().capabilities(Capability.TOOLS, Capability.STREAMING);
+        ScriptedEngine.Builder script = ScriptedEngine.builder().capabilities(Capability.TOOLS, Capability.STREAMING,
+                Capability.SEED, Capability.STOP);
         switch (scenario) {
             case MAX_TOKENS -> script.reply(LONG_REPLY);
             case CANCEL_DURING -> {

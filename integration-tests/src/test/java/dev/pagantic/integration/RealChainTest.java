@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.adapter.cli.PaganticCli;
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
 import dev.pagantic.engine.llamacpp.LlamaRuntime;
 import dev.pagantic.engine.openai.OpenAiCompatibleEngine;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;

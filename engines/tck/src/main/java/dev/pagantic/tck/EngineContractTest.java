@@ -14,6 +14,7 @@ import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Cancellation;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.FailureCategory;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
@@ -23,7 +24,6 @@ import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
@@ -93,6 +93,8 @@ public abstract class EngineContractTest {
 
     private static final String SYSTEM_PROMPT = "You are a concise assistant. Answer in one short sentence.";
     private static final Schema ANSWER_SCHEMA = Schema.object().required("answer", Schema.string()).build();
+    /** The seed of the {@link Scenario#SEED} case. */
+    private static final long SEED = 42;
     /** Deltas an engine may deliver after a cancellation: a token or two may already be decoded or buffered. */
     private static final int LATE_DELTA_ALLOWANCE = 2;
 
@@ -133,6 +135,16 @@ public abstract class EngineContractTest {
         TOOL_CALL,
         /** A reply honouring {@link #YES_NO_GRAMMAR}; used only if the engine declares {@link Capability#GRAMMAR}. */
         GRAMMAR,
+        /**
+         * A reply sampled at temperature 1 with a fixed seed; used only if the engine declares {@link Capability#SEED}.
+         * The case creates two engines for this scenario and expects the same reply from both.
+         */
+        SEED,
+        /**
+         * A reply of several words; used only if the engine declares {@link Capability#STOP}. The case sets a space as
+         * the stop string, so the reply must end before its first space.
+         */
+        STOP,
         /** Any reply: requests needing capabilities the engine does not declare must be refused before it answers. */
         UNDECLARED_CAPABILITY,
         /** An engine whose backend fails (a server error, a missing model, a native failure). */
@@ -159,6 +171,7 @@ public abstract class EngineContractTest {
             case CANCEL_DURING, DEADLINE -> prompt("Count from 1 to 500, separated by spaces.", 2048);
             case TOOL_CALL -> prompt("What is the weather in Paris right now? Use the get_weather tool.", 256);
             case GRAMMAR -> prompt("Is the sky blue on a clear day? Answer yes or no.", 16);
+            case SEED -> prompt("Tell a very short story.", 16);
             default -> prompt("Say hello to the user in one short sentence.", 64);
         };
     }
@@ -443,7 +456,31 @@ public abstract class EngineContractTest {
                 () -> "the grammar allows exactly 'yes' or 'no', got '" + result.content() + "'");
     }
 
-    /** A grammar, schema or tools the engine does not declare are refused, never silently ignored. */
+    /** An engine that declares SEED gives the same reply to the same request with the same seed, even when sampling. */
+    @Test
+    @DisplayName("the same seed gives the same reply")
+    public final void theSameSeedGivesTheSameReply() {
+        Engine first = engine(Scenario.SEED);
+        assumeDeclares(first, Capability.SEED);
+        Request request = baseRequest(Scenario.SEED).temperature(1.0).seed(SEED).build();
+        Result one = call(first, request);
+        Result two = call(engine(Scenario.SEED), request);
+        assertEquals(one.content(), two.content(), "two calls with seed " + SEED + " must give the same reply");
+    }
+
+    /** An engine that declares STOP ends the reply before the first stop string it would produce. */
+    @Test
+    @DisplayName("a stop string ends the reply before it")
+    public final void aStopStringEndsTheReplyBeforeIt() {
+        Engine engine = engine(Scenario.STOP);
+        assumeDeclares(engine, Capability.STOP);
+        Result result = call(engine, baseRequest(Scenario.STOP).addStop(" ").build());
+        assertFalse(result.content().contains(" "),
+                () -> "the reply must end before the stop string ' ', got '" + result.content() + "'");
+        assertEquals(FinishReason.STOP, result.finishReason(), "a reply ended by a stop string finishes with STOP");
+    }
+
+    /** A grammar, schema, tools, a seed or stop strings the engine does not declare are refused, never ignored. */
     @Test
     @DisplayName("requests needing undeclared capabilities are refused with CONFIG_UNSUPPORTED_CAPABILITY")
     public final void undeclaredCapabilitiesAreRefused() {
@@ -454,8 +491,10 @@ public abstract class EngineContractTest {
         probes.put(Capability.GRAMMAR, base.toBuilder().grammar(YES_NO_GRAMMAR).build());
         probes.put(Capability.SCHEMA, base.toBuilder().schema(ANSWER_SCHEMA).build());
         probes.put(Capability.TOOLS, base.toBuilder().addTool(CONTRACT_TOOL).build());
+        probes.put(Capability.SEED, base.toBuilder().seed(SEED).build());
+        probes.put(Capability.STOP, base.toBuilder().addStop("\n").build());
         probes.keySet().removeIf(info::supports);
-        assumeFalse(probes.isEmpty(), "the engine declares GRAMMAR, SCHEMA and TOOLS");
+        assumeFalse(probes.isEmpty(), "the engine declares GRAMMAR, SCHEMA, TOOLS, SEED and STOP");
         probes.forEach((capability, request) -> {
             PaganticException failure = expectFailure(
                     "a request needing undeclared " + capability + " must be refused", () -> engine.infer(request));

@@ -10,9 +10,11 @@ import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.inference.grammar.GbnfGrammar;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -262,7 +264,38 @@ final class BrokenEngineContracts {
             return new ForwardingEngine(healthy(scenario)) {
                 @Override
                 public Result infer(CallContext context, Request request) {
-                    return delegate.infer(context, request.toBuilder().grammar("").schema(null).build());
+                    return delegate.infer(context,
+                            request.toBuilder().grammar((GbnfGrammar) null).schema(null).build());
+                }
+            };
+        }
+    }
+
+    /** Forgets to pass the stop strings to its backend. */
+    static final class BrokenStopContract extends BrokenContract {
+        @Override
+        protected Engine createEngine(Scenario scenario) {
+            return new ForwardingEngine(healthy(scenario)) {
+                @Override
+                public Result infer(CallContext context, Request request) {
+                    return delegate.infer(context,
+                            request.toBuilder().settings(request.settings().toBuilder().stop(List.of()).build())
+                                    .build());
+                }
+            };
+        }
+    }
+
+    /** Declares SEED but samples from its own random source, whatever the request's seed. */
+    static final class BrokenSeedContract extends BrokenContract {
+        @Override
+        protected Engine createEngine(Scenario scenario) {
+            String sampled = Long.toString(new Random().nextLong() & Long.MAX_VALUE, 36);
+            return new ForwardingEngine(healthy(scenario)) {
+                @Override
+                public Result infer(CallContext context, Request request) {
+                    Result result = delegate.infer(context, request);
+                    return result.toBuilder().content(result.content() + sampled).build();
                 }
             };
         }

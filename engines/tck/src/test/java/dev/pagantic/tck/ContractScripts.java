@@ -21,7 +21,8 @@ final class ContractScripts {
             .collect(Collectors.joining(" "));
     static final String GREETING = "Hello there, nice to meet you.";
     static final Set<Capability> DEFAULT_CAPABILITIES =
-            EnumSet.of(Capability.TOOLS, Capability.STREAMING, Capability.TOKEN_COUNTING);
+            EnumSet.of(Capability.TOOLS, Capability.STREAMING, Capability.TOKEN_COUNTING, Capability.SEED,
+                    Capability.STOP);
     /** Far longer than the kit's 200 ms deadline, short enough that an engine ignoring deadlines still finishes. */
     static final Duration SLOWER_THAN_THE_DEADLINE = Duration.ofSeconds(1);
 

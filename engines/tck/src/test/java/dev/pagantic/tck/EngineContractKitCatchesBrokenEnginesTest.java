@@ -12,6 +12,8 @@ import dev.pagantic.tck.BrokenEngineContracts.BrokenDeltasContract;
 import dev.pagantic.tck.BrokenEngineContracts.BrokenGrammarContract;
 import dev.pagantic.tck.BrokenEngineContracts.BrokenLateCancellationContract;
 import dev.pagantic.tck.BrokenEngineContracts.BrokenMaxTokensContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenSeedContract;
+import dev.pagantic.tck.BrokenEngineContracts.BrokenStopContract;
 import dev.pagantic.tck.BrokenEngineContracts.BrokenStreamingContract;
 import dev.pagantic.tck.BrokenEngineContracts.BrokenToolCallsContract;
 import dev.pagantic.tck.BrokenEngineContracts.BrokenUsageContract;
@@ -81,6 +83,10 @@ class EngineContractKitCatchesBrokenEnginesTest {
                         Set.of("inferAfterCloseFailsWithEngineClosed")),
                 new Breakage(BrokenCapabilityCheckContract.class,
                         Set.of("undeclaredCapabilitiesAreRefused")),
+                new Breakage(BrokenStopContract.class,
+                        Set.of("aStopStringEndsTheReplyBeforeIt")),
+                new Breakage(BrokenSeedContract.class,
+                        Set.of("theSameSeedGivesTheSameReply")),
                 new Breakage(BrokenStreamingContract.class,
                         Set.of("streamingEngineDeliversAMultiTokenReplyInSeveralDeltas",
                                 "cancellationDuringAStreamedCallStopsItBetweenTokens",
@@ -128,7 +134,7 @@ class EngineContractKitCatchesBrokenEnginesTest {
     @Test
     @DisplayName("every contract case is public, final and named in the kit")
     void everyContractCaseIsPublicAndFinal() {
-        assertThat(CONTRACT_CASES).hasSize(18);
+        assertThat(CONTRACT_CASES).hasSize(20);
         for (Method method : EngineContractTest.class.getDeclaredMethods()) {
             if (method.isAnnotationPresent(Test.class)) {
                 assertThat(Modifier.isPublic(method.getModifiers()) && Modifier.isFinal(method.getModifiers()))

@@ -2,12 +2,12 @@ package dev.pagantic.testkit;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
@@ -264,8 +264,8 @@ public final class ChaosEngine extends DecoratingEngine {
     private void report(Fault fault, CallContext context, Request request, ErrorCode code, Duration latency) {
         counts.get(fault).incrementAndGet();
         if (listener != null) {
-            listener.accept(new Injection(fault, context.requestId(), request.seed(), Optional.ofNullable(code),
-                    latency));
+            listener.accept(new Injection(fault, context.requestId(), request.settings().seed(),
+                    Optional.ofNullable(code), latency));
         }
     }
 

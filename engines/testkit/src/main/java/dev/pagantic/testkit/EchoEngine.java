@@ -17,9 +17,10 @@ import java.util.List;
  * deterministic stand-in when a test needs some engine but does not care what it says.
  *
  * <p>It generates like {@link ScriptedEngine}'s text steps: one token per whitespace-separated word, {@code maxTokens}
- * and the context window cut the echo at a word boundary with {@link dev.pagantic.inference.FinishReason#LENGTH},
+ * and the context window cut the echo at a word boundary with {@link dev.pagantic.core.FinishReason#LENGTH},
  * usage is counted in words, and the echo streams word by word with a cancellation and deadline check before every
- * token. It declares STREAMING and TOKEN_COUNTING only: it cannot honour tools, grammars or schemas, so requests that
+ * token. It declares STREAMING, TOKEN_COUNTING, SEED and STOP only: it cannot honour tools, grammars or schemas, so
+ * requests that
  * carry them are refused with {@code CONFIG_UNSUPPORTED_CAPABILITY} rather than silently echoed. Thread-safe.
  */
 public final class EchoEngine implements Engine {
@@ -113,7 +114,7 @@ public final class EchoEngine implements Engine {
             Config.requireModelName(modelName);
             Config.require(contextWindow >= 0, "contextWindow must not be negative: " + contextWindow);
             return new EchoEngine(ModelInfo.of(modelName, contextWindow, Capability.STREAMING,
-                    Capability.TOKEN_COUNTING));
+                    Capability.TOKEN_COUNTING, Capability.SEED, Capability.STOP));
         }
     }
 }

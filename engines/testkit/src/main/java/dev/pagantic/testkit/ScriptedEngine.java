@@ -48,7 +48,7 @@ import java.util.function.Function;
  *       admitted calls.</li>
  *   <li><b>Text steps are generated.</b> {@link Builder#reply(String)} and its siblings go through the testkit's fake
  *       decoder: one token per whitespace-separated word, {@code maxTokens} and the context window cut the reply at a
- *       word boundary with {@link dev.pagantic.inference.FinishReason#LENGTH} (dropping its tool calls, which come
+ *       word boundary with {@link dev.pagantic.core.FinishReason#LENGTH} (dropping its tool calls, which come
  *       after the text), usage is counted in words, and the reply streams word by word with a cancellation and
  *       deadline check before every token.</li>
  *   <li><b>Result steps are replayed verbatim.</b> {@link Builder#reply(Result)} and {@link Builder#replyWith} return
@@ -56,7 +56,8 @@ import java.util.function.Function;
  *       them when a test needs full control.</li>
  *   <li><b>Exhaustion is loud.</b> A call with no step left fails with a non-retryable {@code INFERENCE_ENGINE_ERROR}
  *       that names the call and quotes its last message; it is still recorded, so the test can inspect it.</li>
- *   <li><b>Thread-safe.</b> Concurrent calls take distinct steps in arrival order; generation runs outside the lock.</li>
+ *   <li><b>Thread-safe.</b> Concurrent calls take distinct steps in arrival order; generation runs outside the
+ *       lock.</li>
  * </ul>
  * An empty script is allowed: every call then fails, which proves that the code under test did not call the engine.
  */
@@ -275,7 +276,8 @@ public final class ScriptedEngine implements Engine {
         private String modelName = "scripted";
         private int contextWindow = 4096;
         private Set<Capability> capabilities =
-                EnumSet.of(Capability.TOOLS, Capability.STREAMING, Capability.TOKEN_COUNTING);
+                EnumSet.of(Capability.TOOLS, Capability.STREAMING, Capability.TOKEN_COUNTING, Capability.SEED,
+                        Capability.STOP);
         private final List<Step> steps = new ArrayList<>();
         private final List<String> problems = new ArrayList<>();
         private int toolCallIds;
@@ -296,8 +298,9 @@ public final class ScriptedEngine implements Engine {
         }
 
         /**
-         * Replaces the declared capabilities (default TOOLS, STREAMING, TOKEN_COUNTING). Without STREAMING the engine
-         * delivers each reply once, when it is complete; declaring GRAMMAR or SCHEMA makes the engine accept such
+         * Replaces the declared capabilities (default TOOLS, STREAMING, TOKEN_COUNTING, SEED, STOP). Without STREAMING
+         * the engine delivers each reply once, when it is complete; declaring GRAMMAR or SCHEMA makes the engine accept
+         * such
          * requests, and the script is then responsible for replies that honour them.
          */
         public Builder capabilities(Capability... declared) {

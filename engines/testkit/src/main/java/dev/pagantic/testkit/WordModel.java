@@ -2,11 +2,11 @@ package dev.pagantic.testkit;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.inference.Capability;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
@@ -72,17 +72,21 @@ final class WordModel {
         return StreamHandler.deliverWhole(turn.take(context, request, StreamHandler.NOOP), handler);
     }
 
-    /** Generates the reply under the request's limits, with word-token usage. */
+    /**
+     * Generates the reply under the request's limits, with word-token usage: the content ends before the first of the
+     * request's stop strings, and then the budget of {@code maxTokens} and the context window cuts it.
+     */
     Result generate(CallContext context, Request request, Reply reply, StreamHandler handler) {
         int prompt = WordText.COUNTER.count(request.messages());
         int budget = budget(request, prompt);
+        int stopAt = firstStop(reply.content(), request.settings().stop());
         WordText reasoning = WordText.of(reply.reasoning());
-        WordText content = WordText.of(reply.content());
+        WordText content = WordText.of(stopAt < 0 ? reply.content() : reply.content().substring(0, stopAt));
         WordText keptReasoning = reasoning.firstWords(budget);
         WordText keptContent = content.firstWords(budget - keptReasoning.words());
         boolean cut = keptReasoning.words() < reasoning.words() || keptContent.words() < content.words();
-        // A cut generation never reached the tool calls, which a model emits after its text.
-        List<ToolCall> calls = cut ? List.of() : reply.toolCalls();
+        // A cut or stopped generation never reached the tool calls, which a model emits after its text.
+        List<ToolCall> calls = cut || stopAt >= 0 ? List.of() : reply.toolCalls();
         stream(context, keptReasoning, handler::onReasoning);
         stream(context, keptContent, handler::onContent);
         deliverToolCalls(context, calls, handler);
@@ -119,8 +123,21 @@ final class WordModel {
         }
     }
 
+    /** Where the first stop string starts in the text; -1 when none occurs. */
+    private static int firstStop(String text, List<String> stop) {
+        int first = -1;
+        for (String string : stop) {
+            int at = text.indexOf(string);
+            if (at >= 0 && (first < 0 || at < first)) {
+                first = at;
+            }
+        }
+        return first;
+    }
+
     private int budget(Request request, int prompt) {
-        int budget = request.maxTokens() > 0 ? request.maxTokens() : Integer.MAX_VALUE;
+        int maxTokens = request.settings().maxTokens();
+        int budget = maxTokens > 0 ? maxTokens : Integer.MAX_VALUE;
         if (info.contextWindow() > 0) {
             budget = Math.min(budget, info.contextWindow() - prompt);
         }

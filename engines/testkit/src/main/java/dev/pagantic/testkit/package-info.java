@@ -36,8 +36,9 @@
  *       {@link dev.pagantic.inference.Capability#TOKEN_COUNTING}. Generation time is a deterministic 1 ms per
  *       generated token, so tokens per second is finite and stable.</li>
  *   <li><b>Fakes honour the same contract as real engines.</b> {@code maxTokens} and the context window cut a reply
- *       at a word boundary with {@link dev.pagantic.inference.FinishReason#LENGTH} (a cut reply loses its tool calls,
- *       which a model emits after its text); a reply streams word by word, with a cancellation and deadline check
+ *       at a word boundary with {@link dev.pagantic.core.FinishReason#LENGTH} (a cut reply loses its tool calls,
+ *       which a model emits after its text), a stop string ends the content before it; the same seed gives the same
+ *       reply, as any reply is scripted; a reply streams word by word, with a cancellation and deadline check
  *       before each token, and the deltas concatenate to the content exactly, whitespace included; undeclared
  *       capabilities are refused with {@code CONFIG_UNSUPPORTED_CAPABILITY}; a closed engine refuses with
  *       {@code INFERENCE_ENGINE_CLOSED}. Code tested against a fake therefore meets the behaviour of a real

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Capability;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
@@ -99,10 +99,11 @@ class EchoEngineTest {
     }
 
     @Test
-    void theModelInfoHasTheConfiguredNameAndWindowAndOnlyStreamingAndTokenCounting() {
+    void theModelInfoHasTheConfiguredNameAndWindowAndOnlyStreamingTokenCountingSeedAndStop() {
         ModelInfo info = EchoEngine.builder().modelName("parrot").contextWindow(64).build().modelInfo();
 
-        assertThat(info).isEqualTo(ModelInfo.of("parrot", 64, Capability.STREAMING, Capability.TOKEN_COUNTING));
+        assertThat(info).isEqualTo(ModelInfo.of("parrot", 64, Capability.STREAMING, Capability.TOKEN_COUNTING,
+                Capability.SEED, Capability.STOP));
         assertThat(engine.modelInfo().name()).isEqualTo("echo");
     }
 

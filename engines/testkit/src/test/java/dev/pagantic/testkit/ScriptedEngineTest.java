@@ -7,13 +7,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Cancellation;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.inference.Capability;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
@@ -488,11 +488,43 @@ class ScriptedEngineTest {
     }
 
     @Test
-    void theDefaultsDeclareToolsStreamingAndTokenCounting() {
+    void theDefaultsDeclareToolsStreamingTokenCountingSeedAndStop() {
         ModelInfo info = ScriptedEngine.builder().build().modelInfo();
 
         assertThat(info).isEqualTo(ModelInfo.of("scripted", 4096, Capability.TOOLS, Capability.STREAMING,
-                Capability.TOKEN_COUNTING));
+                Capability.TOKEN_COUNTING, Capability.SEED, Capability.STOP));
+    }
+
+    @Test
+    void aStopStringEndsTheReplyBeforeItAndDropsTheToolCallsThatWouldFollow() {
+        ScriptedEngine stopping = ScriptedEngine.builder().reply("Once upon a time. The end.")
+                .replyCallingTool("lookup", Map.of("q", "x")).build();
+
+        Result first = stopping.infer(Request.builder().addMessage(Message.user("go")).addStop(".").build());
+        Result second = stopping.infer(Request.builder().addMessage(Message.user("go")).addStop("zzz").build());
+
+        assertThat(first.content()).isEqualTo("Once upon a time");
+        assertThat(first.finishReason()).isEqualTo(FinishReason.STOP);
+        assertThat(second.toolCalls()).extracting(ToolCall::name).containsExactly("lookup");
+    }
+
+    @Test
+    void aSeedIsAcceptedAndTheSameSeedGivesTheSameReply() {
+        ScriptedEngine seeded = ScriptedEngine.builder().reply("same words").reply("same words").build();
+        Request request = Request.builder().addMessage(Message.user("go")).seed(42).build();
+
+        assertThat(seeded.infer(request).content()).isEqualTo(seeded.infer(request).content());
+        assertThat(seeded.requests()).extracting(r -> r.settings().seed().getAsLong()).containsExactly(42L, 42L);
+    }
+
+    @Test
+    void anEngineThatDoesNotDeclareSeedOrStopRefusesThem() {
+        ScriptedEngine plain = ScriptedEngine.builder().capabilities(Capability.STREAMING).reply("x").build();
+
+        assertThat(failureOf(() -> plain.infer(Request.builder().addMessage(Message.user("go")).seed(1).build()))
+                .code()).isEqualTo(ErrorCode.CONFIG_UNSUPPORTED_CAPABILITY);
+        assertThat(failureOf(() -> plain.infer(Request.builder().addMessage(Message.user("go")).addStop("x")
+                .build())).code()).isEqualTo(ErrorCode.CONFIG_UNSUPPORTED_CAPABILITY);
     }
 
     @Test

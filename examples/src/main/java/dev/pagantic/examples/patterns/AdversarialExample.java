@@ -2,11 +2,11 @@ package dev.pagantic.examples.patterns;
 
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.inference.Result;
-import dev.pagantic.orchestrate.facade.Directive;
 import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.io.PrintStream;

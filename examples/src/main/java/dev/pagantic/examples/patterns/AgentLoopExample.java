@@ -4,7 +4,7 @@ import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Message;
 import dev.pagantic.inference.Result;
 import dev.pagantic.observe.InMemoryEventLog;
-import dev.pagantic.orchestrate.AgentLoop;
+import dev.pagantic.orchestrate.agent.AgentLoop;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.tool.ToolRegistry;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package dev.pagantic.examples.patterns;
 
 import dev.pagantic.inference.Result;
-import dev.pagantic.orchestrate.AgentLoop;
+import dev.pagantic.orchestrate.agent.AgentLoop;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.io.PrintStream;
 
@@ -24,7 +24,7 @@ public final class ChatStructuredExample {
         try (AgentLoop agent = AgentLoop.builder().engine(engine).build()) {
             Result result = agent.chatStructured("Analyze: great product!", Examples.SENTIMENT_WITH_CONFIDENCE);
             out.println("model said: " + engine.requests().size() + " answer(s), temperature "
-                    + engine.lastRequest().orElseThrow().temperature().orElseThrow());
+                    + engine.lastRequest().orElseThrow().settings().temperature().orElseThrow());
             out.println("structured: " + result.content());
         }
     }

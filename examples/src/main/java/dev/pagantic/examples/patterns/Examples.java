@@ -1,10 +1,11 @@
 package dev.pagantic.examples.patterns;
 
 import dev.pagantic.context.Bm25Retriever;
-import dev.pagantic.context.Chunk;
 import dev.pagantic.context.ContextBuilder;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.grammar.GbnfGrammar;
 import dev.pagantic.tool.Tool;
 import java.util.List;
 
@@ -22,11 +23,11 @@ final class Examples {
             .required("summary", Schema.string())
             .required("sources", Schema.arrayOf(Schema.string()))
             .build();
-    static final String SENTIMENT_GRAMMAR = """
+    static final GbnfGrammar SENTIMENT_GRAMMAR = GbnfGrammar.parse("""
             root ::= "{" ws "\\"sentiment\\"" ws ":" ws val ws "}"
             ws  ::= [ \\t\\n]*
             val ::= "\\"positive\\"" | "\\"negative\\"" | "\\"neutral\\""
-            """;
+            """);
 
     private Examples() {
     }
@@ -51,10 +52,10 @@ final class Examples {
     /** A BM25 context builder over three short documents about Go interfaces. */
     static ContextBuilder goDocs() {
         return ContextBuilder.builder().retriever(Bm25Retriever.of(List.of(
-                Chunk.of("Interfaces in Go are satisfied implicitly: a type implements an interface by having its "
+                Candidate.of("Interfaces in Go are satisfied implicitly: a type implements an interface by having its "
                         + "methods.", "go-spec"),
-                Chunk.of("Go interfaces are small; io.Reader has a single Read method.", "effective-go"),
-                Chunk.of("Goroutines are lightweight threads managed by the Go runtime.", "go-tour"))))
+                Candidate.of("Go interfaces are small; io.Reader has a single Read method.", "effective-go"),
+                Candidate.of("Goroutines are lightweight threads managed by the Go runtime.", "go-tour"))))
                 .maxChunks(2)
                 .build();
     }

@@ -3,8 +3,8 @@ package dev.pagantic.examples.patterns;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.inference.Capability;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
-import dev.pagantic.orchestrate.multimodel.ModeSettings;
 import dev.pagantic.orchestrate.multimodel.MultiModel;
 import dev.pagantic.orchestrate.multimodel.VoteResult;
 import dev.pagantic.testkit.FailingEngine;
@@ -41,7 +41,7 @@ public final class JudgeVoteExample {
         try {
             MultiModel modes = MultiModel.builder().catalogue(catalogue).executor(pool).build();
             VoteResult result = modes.vote(CallContext.background(), "How do we cut database load?",
-                    ModeSettings.builder().voters("fast", "offline", "careful").build());
+                    Directive.builder().voters("fast", "offline", "careful").build());
             for (VoteResult.Response response : result.responses()) {
                 out.println("voter " + response.model() + ": " + response.failure()
                         .map(f -> "failed " + f.code())

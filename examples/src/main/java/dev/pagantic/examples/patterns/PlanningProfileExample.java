@@ -1,8 +1,8 @@
 package dev.pagantic.examples.patterns;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
-import dev.pagantic.orchestrate.multimodel.ModeSettings;
 import dev.pagantic.orchestrate.multimodel.MultiModel;
 import dev.pagantic.orchestrate.multimodel.PlanningResult;
 import dev.pagantic.testkit.ScriptedEngine;
@@ -28,7 +28,7 @@ public final class PlanningProfileExample {
                 .build();
         MultiModel modes = MultiModel.builder().catalogue(catalogue).build();
         PlanningResult plan = modes.planning(CallContext.background(), "Plan a small web service",
-                ModeSettings.builder().minWeight(5).build());
+                Directive.builder().minWeight(5).build());
         out.println("engine: " + plan.call().engine());
         out.println("plan: " + plan.content());
         out.println("reason: " + PlanningResult.REASON);

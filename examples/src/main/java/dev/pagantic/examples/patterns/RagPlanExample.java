@@ -1,14 +1,14 @@
 package dev.pagantic.examples.patterns;
 
 import dev.pagantic.core.CallContext;
-import dev.pagantic.orchestrate.CandidateReranker;
-import dev.pagantic.orchestrate.ExecutionPlan;
-import dev.pagantic.orchestrate.PlanExecutor;
-import dev.pagantic.orchestrate.PlanResult;
-import dev.pagantic.orchestrate.Step;
-import dev.pagantic.orchestrate.StepHandlers;
-import dev.pagantic.orchestrate.StepInput;
-import dev.pagantic.orchestrate.StepType;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.PlanExecutor;
+import dev.pagantic.orchestrate.plan.PlanResult;
+import dev.pagantic.orchestrate.plan.Step;
+import dev.pagantic.orchestrate.plan.StepHandlers;
+import dev.pagantic.orchestrate.plan.StepInput;
+import dev.pagantic.orchestrate.plan.StepType;
+import dev.pagantic.orchestrate.ports.CandidateReranker;
 import dev.pagantic.rerank.QueryTermOverlapScorer;
 import dev.pagantic.rerank.Reranker;
 import dev.pagantic.testkit.ScriptedEngine;

@@ -1,9 +1,9 @@
 package dev.pagantic.examples.patterns;
 
 import dev.pagantic.inference.Capability;
-import dev.pagantic.orchestrate.MajorityVoting;
-import dev.pagantic.orchestrate.RedundantLoop;
-import dev.pagantic.orchestrate.RedundantResult;
+import dev.pagantic.orchestrate.vote.MajorityVoting;
+import dev.pagantic.orchestrate.vote.RedundantLoop;
+import dev.pagantic.orchestrate.vote.RedundantResult;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.io.PrintStream;
 import java.util.Locale;

@@ -2,8 +2,8 @@ package dev.pagantic.examples.patterns;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
-import dev.pagantic.orchestrate.multimodel.ModeSettings;
 import dev.pagantic.orchestrate.multimodel.MultiModel;
 import dev.pagantic.orchestrate.multimodel.RefineResult;
 import dev.pagantic.testkit.ScriptedEngine;
@@ -33,7 +33,7 @@ public final class RefineExample {
         EngineCatalogue catalogue = EngineCatalogue.builder().add("writer", writer, 5).build();
         MultiModel modes = MultiModel.builder().catalogue(catalogue).build();
         RefineResult result = modes.refine(CallContext.background(), "Write a short poem",
-                ModeSettings.builder().iterations(3).build());
+                Directive.builder().iterations(3).build());
         out.println("refined: " + result.refinedResponse());
         out.println("iterations: " + result.iterations() + " of " + result.requested());
         out.println("stopped by: " + result.failure().map(f -> f.code().name()).orElse("nothing"));

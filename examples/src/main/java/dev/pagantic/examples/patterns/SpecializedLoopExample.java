@@ -2,7 +2,7 @@ package dev.pagantic.examples.patterns;
 
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Result;
-import dev.pagantic.orchestrate.SpecializedLoop;
+import dev.pagantic.orchestrate.structured.SpecializedLoop;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.io.PrintStream;
 

@@ -1,9 +1,10 @@
 package dev.pagantic.examples.patterns;
 
 import dev.pagantic.core.CallContext;
-import dev.pagantic.orchestrate.SpecializedLoop;
-import dev.pagantic.orchestrate.SpecializedResult;
-import dev.pagantic.orchestrate.TurnOptions;
+import dev.pagantic.inference.InferenceSettings;
+import dev.pagantic.orchestrate.agent.TurnOptions;
+import dev.pagantic.orchestrate.structured.SpecializedLoop;
+import dev.pagantic.orchestrate.structured.SpecializedResult;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.tool.ToolRegistry;
 import java.io.PrintStream;
@@ -36,7 +37,7 @@ public final class SpecializedLoopWithToolsExample {
                 .schema(Examples.SUMMARY)
                 .build()) {
             SpecializedResult result = research.run(CallContext.background(), "Latest advances in quantum computing",
-                    TurnOptions.DEFAULTS).orElseThrow();
+                    InferenceSettings.DEFAULTS, TurnOptions.DEFAULTS).orElseThrow();
             result.toolExecutions().forEach(e -> out.println("phase 1 tool: " + e.call().name() + " -> "
                     + e.result().content()));
             out.println("phase 2 prompt: " + engine.lastRequest().orElseThrow().messages()

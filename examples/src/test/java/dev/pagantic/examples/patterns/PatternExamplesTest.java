@@ -31,7 +31,7 @@ class PatternExamplesTest {
         assertThat(lines).filteredOn(l -> l.startsWith("history: ")).first()
                 .isEqualTo("history: system You are a helpful assistant with access to tools.");
         assertThat(lines).filteredOn(l -> l.startsWith("history: ")).noneMatch(l -> l.contains("Interfaces in Go"));
-        assertThat(lines).contains("events: [context, infer, tool, infer, context, infer]");
+        assertThat(lines).contains("events: [context, tool, context]");
     }
 
     @Test

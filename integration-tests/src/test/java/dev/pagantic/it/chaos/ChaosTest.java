@@ -14,7 +14,6 @@ import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.memory.InMemoryConversationStore;
 import dev.pagantic.observe.Event;
 import dev.pagantic.observe.EventLog;
-import dev.pagantic.orchestrate.SchemaEvents;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
 import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.facade.Orchestrator;
@@ -23,6 +22,7 @@ import dev.pagantic.orchestrate.facade.StaticPlanner;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.orchestrate.facade.ToolCallRecord;
+import dev.pagantic.orchestrate.loop.ToolEvents;
 import dev.pagantic.testkit.ChaosEngine;
 import dev.pagantic.testkit.ChaosTools;
 import dev.pagantic.tool.Tool;
@@ -133,7 +133,7 @@ class ChaosTest {
         };
         ToolExecutor executor = ToolExecutor.builder().defaultTimeout(TOOL_TIMEOUT).maxParallelism(MAX_PARALLELISM)
                 .maxAbandoned(MAX_ABANDONED).interruptGrace(Duration.ofMillis(10))
-                .observer(SchemaEvents.toolObserver(log)).threadNamePrefix("chaos-tool").build();
+                .observer(ToolEvents.observer(log)).threadNamePrefix("chaos-tool").build();
         ToolRegistry tools = ToolRegistry.of(tool("lookup", "value-of-", chaosTools),
                 tool("stamp", "stamped-", chaosTools));
         int baseline = threads.getThreadCount();
@@ -282,7 +282,7 @@ class ChaosTest {
         boolean cancelOnDelta = random.nextInt(50) == 0;
         Cancellation cancellation = cancelOnDelta ? new Cancellation() : null;
         StringBuilder streamed = new StringBuilder();
-        StreamHandler handler = !stream && !cancelOnDelta ? null : StreamHandler.onContent(delta -> {
+        StreamHandler handler = !stream && !cancelOnDelta ? StreamHandler.NOOP : StreamHandler.onContent(delta -> {
             streamed.append(delta);
             if (cancellation != null) {
                 cancellation.cancel("the chaos test's client went away");

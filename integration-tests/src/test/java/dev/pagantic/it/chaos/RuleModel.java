@@ -14,6 +14,7 @@ import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.orchestrate.structured.SpecializedLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +41,9 @@ final class RuleModel implements Engine {
 
     private static final Pattern TAG = Pattern.compile("tag=(\\S+)");
     private static final Pattern CALL = Pattern.compile("call=(\\S+)");
+    // SEED: the rules give the same answer whatever the seed, and redundant replicas are told apart by their seeds
     private static final ModelInfo INFO = ModelInfo.of("rule-model", 0, Capability.TOOLS, Capability.STREAMING,
-            Capability.SCHEMA);
+            Capability.SCHEMA, Capability.SEED);
 
     private final AtomicLong callIds = new AtomicLong();
 
@@ -98,7 +100,7 @@ final class RuleModel implements Engine {
 
     private List<ToolCall> calls(String text, String tag, List<ToolDefinition> offered) {
         Matcher matcher = CALL.matcher(text);
-        if (!matcher.find() || text.equals(dev.pagantic.orchestrate.SpecializedLoop.PHASE_TWO_PROMPT)) {
+        if (!matcher.find() || text.equals(dev.pagantic.orchestrate.structured.SpecializedLoop.PHASE_TWO_PROMPT)) {
             return List.of();
         }
         List<ToolCall> calls = new ArrayList<>();

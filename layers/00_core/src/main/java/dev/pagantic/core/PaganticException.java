@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one exception type of pagantic: unchecked, and carrying the fields of the specification's {@code SystemError}
@@ -37,7 +38,7 @@ public final class PaganticException extends RuntimeException {
     }
 
     /** An exception with the code's default retryability, no details, and the given cause. */
-    public static PaganticException of(ErrorCode code, String message, Throwable cause) {
+    public static PaganticException of(ErrorCode code, String message, @Nullable Throwable cause) {
         return builder(code, message).cause(cause).build();
     }
 
@@ -79,7 +80,7 @@ public final class PaganticException extends RuntimeException {
         private final ErrorCode code;
         private final String message;
         private boolean retryable;
-        private Throwable cause;
+        private @Nullable Throwable cause;
         private final Map<String, Object> details = new LinkedHashMap<>();
 
         private Builder(ErrorCode code, String message) {
@@ -95,13 +96,13 @@ public final class PaganticException extends RuntimeException {
         }
 
         /** The underlying cause, for error-chain traversal. */
-        public Builder cause(Throwable cause) {
+        public Builder cause(@Nullable Throwable cause) {
             this.cause = cause;
             return this;
         }
 
         /** Adds one diagnostic detail; a null value is ignored. */
-        public Builder detail(String key, Object value) {
+        public Builder detail(String key, @Nullable Object value) {
             Objects.requireNonNull(key, "key");
             if (value != null) {
                 details.put(key, value);
@@ -110,7 +111,7 @@ public final class PaganticException extends RuntimeException {
         }
 
         /** Adds all the given details; null values are ignored. */
-        public Builder details(Map<String, ?> values) {
+        public Builder details(Map<String, ? extends @Nullable Object> values) {
             values.forEach(this::detail);
             return this;
         }

@@ -46,4 +46,7 @@
  *   <li>No mutable static state: the clock and the id generator live in the context, not in globals.</li>
  * </ul>
  */
+@NullMarked
 package dev.pagantic.core;
+
+import org.jspecify.annotations.NullMarked;

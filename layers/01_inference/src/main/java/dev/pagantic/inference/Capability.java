@@ -14,6 +14,13 @@ public enum Capability {
     TOOLS,
     /** Delivers output incrementally to a {@link StreamHandler} while generating. */
     STREAMING,
+    /**
+     * Honours {@link InferenceSettings#seed()}: the same request with the same seed gives the same output (on the same
+     * model and hardware), and the seed is passed to the backend.
+     */
+    SEED,
+    /** Honours {@link InferenceSettings#stop()}: generation ends before the first stop string it would produce. */
+    STOP,
     /** Computes embeddings. */
     EMBEDDINGS,
     /** {@link Engine#tokenCounter()} uses the model's own tokenizer rather than an estimate. */

@@ -38,12 +38,15 @@ public record ModelInfo(String name, int contextWindow, Set<Capability> capabili
 
     /**
      * Refuses a request that needs a capability this engine does not declare, with
-     * {@code CONFIG_UNSUPPORTED_CAPABILITY}: a grammar, a schema or tools must never be silently ignored.
+     * {@code CONFIG_UNSUPPORTED_CAPABILITY}: a grammar, a schema, tools, a seed or stop strings must never be silently
+     * ignored.
      */
     public void requireSupported(Request request) {
         requireFor(request.hasGrammar(), Capability.GRAMMAR, "a grammar");
         requireFor(request.schema().isPresent(), Capability.SCHEMA, "a schema");
         requireFor(!request.tools().isEmpty(), Capability.TOOLS, "tools");
+        requireFor(request.settings().seed().isPresent(), Capability.SEED, "a sampling seed");
+        requireFor(!request.settings().stop().isEmpty(), Capability.STOP, "stop strings");
     }
 
     private void requireFor(boolean needed, Capability capability, String what) {

@@ -1,76 +1,46 @@
 package dev.pagantic.inference;
 
-import dev.pagantic.core.ErrorCode;
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
 import dev.pagantic.core.Message;
-import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
-import dev.pagantic.core.internal.JsonValues;
 import dev.pagantic.inference.grammar.GbnfGrammar;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One inference call: the conversation, what the model may use, and how to sample. Immutable; build one with
- * {@link #builder()} or derive one with {@link #toBuilder()}.
+ * One inference call: the conversation, the tools the model may call, the output constraint (a JSON Schema and a GBNF
+ * grammar, both optional) and how to sample ({@link InferenceSettings}). Immutable; build one with {@link #builder()}
+ * or derive one with {@link #toBuilder()}.
  *
- * <p>Sampling parameters are optional: an unset temperature or top-p means the engine's default, while {@code 0.0}
- * means greedy decoding. A {@code maxTokens} of 0 means the engine's default.
- *
- * @param messages    the conversation; never empty
- * @param tools       the tools the model may call
- * @param schema      the JSON Schema the output must follow, if any
- * @param grammar     a GBNF grammar constraining the output at the decoder; empty for none. It is parsed when the
- *                    request is built, so a malformed grammar fails there with {@code CONFIG_GRAMMAR_INVALID} (line and
- *                    column in the details) and never reaches an engine
- * @param maxTokens   the most tokens to generate; 0 for the engine's default
- * @param temperature the sampling temperature; empty for the engine's default; 0 is greedy
- * @param topP        the nucleus sampling threshold in [0, 1]; empty for the engine's default
- * @param seed        the sampling seed, for reproducible sampling where the engine supports it
- * @param stop        strings that end generation when produced
- * @param options     engine-specific options, passed through unchanged (a JSON object)
+ * @param messages the conversation; never empty
+ * @param tools    the tools the model may call; names are unique
+ * @param schema   the JSON Schema the output must follow, if any
+ * @param grammar  the GBNF grammar constraining the output at the decoder, if any; already parsed and checked, so a
+ *                 malformed grammar never reaches an engine
+ * @param settings how to sample: token limit, temperature, top-p, seed, stop strings, engine options
  */
-public record Request(List<Message> messages, List<ToolDefinition> tools, Optional<Schema> schema, String grammar,
-                      int maxTokens, OptionalDouble temperature, OptionalDouble topP, OptionalLong seed,
-                      List<String> stop, Map<String, Object> options) {
+public record Request(List<Message> messages, List<ToolDefinition> tools, Optional<Schema> schema,
+                      Optional<GbnfGrammar> grammar, InferenceSettings settings) {
 
     public Request {
-        messages = List.copyOf(messages);
-        tools = List.copyOf(tools);
-        Objects.requireNonNull(schema, "schema");
-        Objects.requireNonNull(grammar, "grammar");
-        Objects.requireNonNull(temperature, "temperature");
-        Objects.requireNonNull(topP, "topP");
-        Objects.requireNonNull(seed, "seed");
-        stop = List.copyOf(stop);
-        try {
-            options = JsonValues.copyObject(options);
-        } catch (IllegalArgumentException notJson) {
-            throw PaganticException.of(ErrorCode.CONFIG_INVALID,
-                    "invalid request: options must be a JSON object: " + notJson.getMessage(), notJson);
-        }
-        check(!messages.isEmpty(), "a request needs at least one message");
-        check(maxTokens >= 0, "maxTokens must not be negative: ", maxTokens);
-        temperature.ifPresent(t -> check(Double.isFinite(t) && t >= 0, "temperature must be >= 0: ", t));
-        topP.ifPresent(p -> check(p >= 0 && p <= 1, "topP must be within [0, 1]: ", p));
-        for (String text : stop) {
-            check(!text.isEmpty(), "stop strings must not be empty");
-        }
-        if (!grammar.isEmpty()) {
-            GbnfGrammar.parse(grammar); // fail closed: a malformed grammar must never reach a decoder
-        }
+        messages = Preconditions.requireElements(messages, "messages");
+        tools = Preconditions.requireElements(tools, "tools");
+        requireNonNull(schema, "schema");
+        requireNonNull(grammar, "grammar");
+        requireNonNull(settings, "settings");
+        require(!messages.isEmpty(), "a request needs at least one message");
         if (tools.size() > 1) {
             Set<String> names = new HashSet<>();
             for (ToolDefinition tool : tools) {
-                check(names.add(tool.name()), "duplicate tool name: ", tool.name());
+                require(names.add(tool.name()), "duplicate tool name: ", tool.name());
             }
         }
     }
@@ -90,49 +60,28 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         builder.messages = messages;
         builder.tools = tools;
         builder.schema = schema.orElse(null);
-        builder.grammar = grammar;
-        builder.maxTokens = maxTokens;
-        builder.temperature = temperature;
-        builder.topP = topP;
-        builder.seed = seed;
-        builder.stop.addAll(stop);
-        builder.options = options.isEmpty() ? null : new LinkedHashMap<>(options);
+        builder.grammar = grammar.orElse(null);
+        builder.settings = settings.toBuilder();
         return builder;
     }
 
     /** Whether a grammar is set. */
     public boolean hasGrammar() {
-        return !grammar.isEmpty();
-    }
-
-    private static void check(boolean condition, String message) {
-        if (!condition) {
-            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid request: " + message);
-        }
-    }
-
-    /** Like {@link #check(boolean, String)}; the value is appended to the message only when the check fails. */
-    private static void check(boolean condition, String message, Object value) {
-        if (!condition) {
-            check(false, message + value);
-        }
+        return grammar.isPresent();
     }
 
     /**
      * Builds a {@link Request}; {@link #build()} validates it and throws {@code CONFIG_INVALID} if it is not. Lists
-     * given whole are copied at once into immutable lists, which the request then keeps without copying again.
+     * given whole are copied at once into immutable lists, which the request then keeps without copying again. The
+     * sampling methods ({@link #maxTokens}, {@link #temperature}, ...) set the request's {@link InferenceSettings} one
+     * value at a time; {@link #settings} replaces them whole.
      */
     public static final class Builder {
         private List<Message> messages = List.of(); // immutable, or an ArrayList of this builder's own
         private List<ToolDefinition> tools = List.of(); // likewise
         private Schema schema;
-        private String grammar = "";
-        private int maxTokens;
-        private OptionalDouble temperature = OptionalDouble.empty();
-        private OptionalDouble topP = OptionalDouble.empty();
-        private OptionalLong seed = OptionalLong.empty();
-        private final List<String> stop = new ArrayList<>();
-        private Map<String, Object> options; // null: none
+        private GbnfGrammar grammar;
+        private InferenceSettings.Builder settings = InferenceSettings.builder();
 
         private Builder() {
         }
@@ -144,7 +93,7 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         }
 
         public Builder addMessage(Message message) {
-            Objects.requireNonNull(message, "message");
+            requireNonNull(message, "message");
             if (!(messages instanceof ArrayList)) {
                 messages = new ArrayList<>(messages);
             }
@@ -159,7 +108,7 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         }
 
         public Builder addTool(ToolDefinition tool) {
-            Objects.requireNonNull(tool, "tool");
+            requireNonNull(tool, "tool");
             if (!(tools instanceof ArrayList)) {
                 tools = new ArrayList<>(tools);
             }
@@ -168,60 +117,78 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         }
 
         /** The schema the output must follow; null clears it. */
-        public Builder schema(Schema value) {
+        public Builder schema(@Nullable Schema value) {
             this.schema = value;
             return this;
         }
 
-        /** A GBNF grammar; empty clears it. */
-        public Builder grammar(String value) {
-            this.grammar = Objects.requireNonNull(value, "grammar");
+        /** The grammar constraining the output at the decoder; null clears it. */
+        public Builder grammar(@Nullable GbnfGrammar value) {
+            this.grammar = value;
             return this;
         }
 
+        /**
+         * A grammar given as GBNF text, parsed here: a convenience for {@code grammar(GbnfGrammar.parse(text))}, so a
+         * malformed grammar fails with {@code CONFIG_GRAMMAR_INVALID} (line and column in the details) before any
+         * request exists.
+         */
+        public Builder grammar(String text) {
+            this.grammar = GbnfGrammar.parse(text);
+            return this;
+        }
+
+        /** Replaces the sampling settings whole. */
+        public Builder settings(InferenceSettings value) {
+            this.settings = requireNonNull(value, "settings").toBuilder();
+            return this;
+        }
+
+        /** The most tokens to generate; 0 for the engine's default. */
         public Builder maxTokens(int value) {
-            this.maxTokens = value;
+            settings.maxTokens(value);
             return this;
         }
 
+        /** The sampling temperature; 0.0 is greedy. */
         public Builder temperature(double value) {
-            this.temperature = OptionalDouble.of(value);
+            settings.temperature(value);
             return this;
         }
 
         /** Back to the engine's default temperature. */
         public Builder defaultTemperature() {
-            this.temperature = OptionalDouble.empty();
+            settings.defaultTemperature();
             return this;
         }
 
+        /** The nucleus sampling threshold. */
         public Builder topP(double value) {
-            this.topP = OptionalDouble.of(value);
+            settings.topP(value);
             return this;
         }
 
+        /** The sampling seed. */
         public Builder seed(long value) {
-            this.seed = OptionalLong.of(value);
+            settings.seed(value);
             return this;
         }
 
+        /** Adds a string that ends generation. */
         public Builder addStop(String value) {
-            stop.add(Objects.requireNonNull(value, "stop"));
+            settings.addStop(value);
             return this;
         }
 
         /** An engine-specific option (a JSON value). */
         public Builder option(String key, Object value) {
-            if (options == null) {
-                options = new LinkedHashMap<>();
-            }
-            options.put(Objects.requireNonNull(key, "key"), value);
+            settings.option(key, value);
             return this;
         }
 
         public Request build() {
-            return new Request(messages, tools, Optional.ofNullable(schema), grammar, maxTokens, temperature, topP,
-                    seed, stop, options == null ? Map.of() : options);
+            return new Request(messages, tools, Optional.ofNullable(schema), Optional.ofNullable(grammar),
+                    settings.build());
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.pagantic.inference;
 
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;

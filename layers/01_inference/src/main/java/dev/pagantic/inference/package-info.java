@@ -13,7 +13,7 @@
  *       engine's default; temperature 0 means greedy).</li>
  *   <li>{@link dev.pagantic.inference.Result}: the content, separate reasoning text, the tool calls, the messages the
  *       call adds to the conversation, the {@link dev.pagantic.core.TokenUsage} and the
- *       {@link dev.pagantic.inference.FinishReason}.</li>
+ *       {@link dev.pagantic.core.FinishReason}.</li>
  *   <li>{@link dev.pagantic.inference.StreamHandler}: receives content deltas, reasoning deltas and complete tool
  *       calls while the model generates; the concatenated content deltas equal the final content.</li>
  *   <li>{@link dev.pagantic.inference.ModelInfo} and {@link dev.pagantic.inference.Capability}: what the engine serves
@@ -45,4 +45,7 @@
  * conforms, and deriving a grammar from a {@link dev.pagantic.core.Schema}. It has this one owner, so that engines,
  * the constraint layer and orchestration all use the same grammar code.
  */
+@NullMarked
 package dev.pagantic.inference;
+
+import org.jspecify.annotations.NullMarked;

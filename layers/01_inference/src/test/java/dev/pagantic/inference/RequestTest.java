@@ -8,6 +8,7 @@ import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.grammar.GbnfGrammar;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,28 +61,30 @@ class RequestTest {
             assertThat(request.schema()).isEmpty();
             assertThat(request.grammar()).isEmpty();
             assertThat(request.hasGrammar()).isFalse();
-            assertThat(request.maxTokens()).isZero();
-            assertThat(request.temperature()).isEmpty();
-            assertThat(request.topP()).isEmpty();
-            assertThat(request.seed()).isEmpty();
-            assertThat(request.stop()).isEmpty();
-            assertThat(request.options()).isEmpty();
+            assertThat(request.settings()).isEqualTo(InferenceSettings.DEFAULTS);
+            assertThat(request.settings().maxTokens()).isZero();
+            assertThat(request.settings().temperature()).isEmpty();
+            assertThat(request.settings().topP()).isEmpty();
+            assertThat(request.settings().seed()).isEmpty();
+            assertThat(request.settings().stop()).isEmpty();
+            assertThat(request.settings().options()).isEmpty();
         }
 
         @Test
         void everyFieldIsKeptAsSet() {
             Request request = everythingSet();
 
-            assertThat(request.messages()).extracting(Message::content).containsExactly("Be brief.", "Weather in Paris?");
+            assertThat(request.messages()).extracting(Message::content).containsExactly("Be brief.",
+                    "Weather in Paris?");
             assertThat(request.tools()).containsExactly(WEATHER);
             assertThat(request.schema()).contains(SENTIMENT);
             assertThat(request.hasGrammar()).isTrue();
-            assertThat(request.maxTokens()).isEqualTo(256);
-            assertThat(request.temperature()).hasValue(0.7);
-            assertThat(request.topP()).hasValue(0.9);
-            assertThat(request.seed()).hasValue(42L);
-            assertThat(request.stop()).containsExactly("</answer>");
-            assertThat(request.options()).containsEntry("mirostat", 2)
+            assertThat(request.settings().maxTokens()).isEqualTo(256);
+            assertThat(request.settings().temperature()).hasValue(0.7);
+            assertThat(request.settings().topP()).hasValue(0.9);
+            assertThat(request.settings().seed()).hasValue(42L);
+            assertThat(request.settings().stop()).containsExactly("</answer>");
+            assertThat(request.settings().options()).containsEntry("mirostat", 2)
                     .containsEntry("logit_bias", Map.of("15043", -100));
         }
 
@@ -90,8 +93,8 @@ class RequestTest {
             Request unset = hello().build();
             Request greedy = hello().temperature(0.0).build();
 
-            assertThat(unset.temperature()).isEmpty();
-            assertThat(greedy.temperature()).hasValue(0.0);
+            assertThat(unset.settings().temperature()).isEmpty();
+            assertThat(greedy.settings().temperature()).hasValue(0.0);
             assertThat(greedy).isNotEqualTo(unset);
         }
 
@@ -99,7 +102,7 @@ class RequestTest {
         void defaultTemperatureClearsAnEarlierTemperature() {
             Request request = hello().temperature(0.2).defaultTemperature().build();
 
-            assertThat(request.temperature()).isEqualTo(OptionalDouble.empty());
+            assertThat(request.settings().temperature()).isEqualTo(OptionalDouble.empty());
         }
 
         @Test
@@ -120,10 +123,10 @@ class RequestTest {
     }
 
     @Test
-    void aMalformedGrammarIsRefusedWhenTheRequestIsBuiltSoItNeverReachesAnEngine() {
-        Request.Builder builder = Request.builder().addMessage(Message.user("hi")).grammar("root ::= [a-");
+    void aMalformedGrammarIsRefusedBeforeAnyRequestExistsSoItNeverReachesAnEngine() {
+        Request.Builder builder = Request.builder().addMessage(Message.user("hi"));
 
-        assertThatThrownBy(builder::build).isInstanceOfSatisfying(PaganticException.class, e -> {
+        assertThatThrownBy(() -> builder.grammar("root ::= [a-")).isInstanceOfSatisfying(PaganticException.class, e -> {
             assertThat(e.code()).isEqualTo(dev.pagantic.core.ErrorCode.CONFIG_GRAMMAR_INVALID);
             assertThat(e.details()).containsEntry("line", 1).containsEntry("column", 13);
         });
@@ -133,8 +136,10 @@ class RequestTest {
     void aWellFormedGrammarIsKeptAsGiven() {
         String grammar = "root ::= \"yes\" | \"no\"";
 
-        assertThat(Request.builder().addMessage(Message.user("hi")).grammar(grammar).build().grammar())
-                .isEqualTo(grammar);
+        Request request = Request.builder().addMessage(Message.user("hi")).grammar(grammar).build();
+
+        assertThat(request.grammar()).map(GbnfGrammar::text).contains(grammar);
+        assertThat(request.grammar()).contains(GbnfGrammar.parse(grammar));
     }
 
     @Nested
@@ -161,7 +166,7 @@ class RequestTest {
         @ParameterizedTest
         @ValueSource(doubles = {0.0, 0.7, 2.0})
         void nonNegativeTemperatureIsAccepted(double temperature) {
-            assertThat(hello().temperature(temperature).build().temperature()).hasValue(temperature);
+            assertThat(hello().temperature(temperature).build().settings().temperature()).hasValue(temperature);
         }
 
         @ParameterizedTest
@@ -171,9 +176,14 @@ class RequestTest {
         }
 
         @ParameterizedTest
-        @ValueSource(doubles = {0.0, 0.5, 1.0})
+        @ValueSource(doubles = {0.5, 1.0})
         void topPWithinZeroToOneIsAccepted(double topP) {
-            assertThat(hello().topP(topP).build().topP()).hasValue(topP);
+            assertThat(hello().topP(topP).build().settings().topP()).hasValue(topP);
+        }
+
+        @Test
+        void aTopPOfZeroMeansTheEngineDefaultAsInTheSpecification() {
+            assertThat(hello().topP(0.0).build().settings().topP()).isEmpty();
         }
 
         @Test
@@ -197,9 +207,9 @@ class RequestTest {
 
         @Test
         void nullsAreRefusedWhereAValueIsRequired() {
-            assertThatThrownBy(() -> Request.builder().addMessage(null)).isInstanceOf(NullPointerException.class);
-            assertThatThrownBy(() -> Request.builder().grammar(null)).isInstanceOf(NullPointerException.class);
-            assertThatThrownBy(() -> Request.builder().addStop(null)).isInstanceOf(NullPointerException.class);
+            assertConfigInvalid(() -> Request.builder().addMessage(null));
+            assertConfigInvalid(() -> Request.builder().settings(null));
+            assertConfigInvalid(() -> Request.builder().addStop(null));
         }
     }
 
@@ -223,8 +233,8 @@ class RequestTest {
 
             assertThat(original).isEqualTo(everythingSet());
             assertThat(derived.messages()).hasSize(3);
-            assertThat(derived.temperature()).hasValue(0.0);
-            assertThat(derived.options()).containsKey("extra");
+            assertThat(derived.settings().temperature()).hasValue(0.0);
+            assertThat(derived.settings().options()).containsKey("extra");
         }
 
         @Test
@@ -235,8 +245,8 @@ class RequestTest {
             builder.addMessage(Message.assistant("hi")).addStop("END").option("k", 1);
 
             assertThat(first.messages()).hasSize(1);
-            assertThat(first.stop()).containsExactly("###");
-            assertThat(first.options()).isEmpty();
+            assertThat(first.settings().stop()).containsExactly("###");
+            assertThat(first.settings().options()).isEmpty();
         }
 
         @Test
@@ -249,11 +259,12 @@ class RequestTest {
             penalties.add(3);
             nested.put("late", true);
 
-            assertThat(request.options().keySet()).containsExactly("z", "a", "nothing");
-            assertThat(request.options()).containsEntry("nothing", null);
-            assertThat(request.options().get("a")).isEqualTo(Map.of("penalties", List.of(1, 2)));
-            assertThatThrownBy(() -> request.options().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
-            assertThatThrownBy(() -> ((Map<?, ?>) request.options().get("a")).clear())
+            assertThat(request.settings().options().keySet()).containsExactly("z", "a", "nothing");
+            assertThat(request.settings().options()).containsEntry("nothing", null);
+            assertThat(request.settings().options().get("a")).isEqualTo(Map.of("penalties", List.of(1, 2)));
+            assertThatThrownBy(() -> request.settings().options().put("x",
+                    1)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> ((Map<?, ?>) request.settings().options().get("a")).clear())
                     .isInstanceOf(UnsupportedOperationException.class);
         }
 
@@ -264,7 +275,8 @@ class RequestTest {
             assertThatThrownBy(() -> request.messages().add(Message.user("x")))
                     .isInstanceOf(UnsupportedOperationException.class);
             assertThatThrownBy(() -> request.tools().clear()).isInstanceOf(UnsupportedOperationException.class);
-            assertThatThrownBy(() -> request.stop().add("x")).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> request.settings().stop().add("x"))
+                    .isInstanceOf(UnsupportedOperationException.class);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.pagantic.inference;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;

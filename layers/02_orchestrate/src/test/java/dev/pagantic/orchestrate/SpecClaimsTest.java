@@ -13,16 +13,36 @@ import dev.pagantic.core.Role;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.Engine;
+import dev.pagantic.inference.InferenceSettings;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.observe.Event;
 import dev.pagantic.observe.EventLog;
 import dev.pagantic.observe.InMemoryEventLog;
+import dev.pagantic.orchestrate.agent.AgentLoop;
+import dev.pagantic.orchestrate.agent.TurnOptions;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
 import dev.pagantic.orchestrate.lifecycle.LifecycleState;
 import dev.pagantic.orchestrate.lifecycle.PatternPath;
 import dev.pagantic.orchestrate.lifecycle.Transition;
 import dev.pagantic.orchestrate.lifecycle.TransitionListener;
+import dev.pagantic.orchestrate.loop.Outcome;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.PlanExecutor;
+import dev.pagantic.orchestrate.plan.PlanResult;
+import dev.pagantic.orchestrate.plan.Step;
+import dev.pagantic.orchestrate.plan.StepHandler;
+import dev.pagantic.orchestrate.plan.StepHandlers;
+import dev.pagantic.orchestrate.plan.StepInput;
+import dev.pagantic.orchestrate.plan.StepOutput;
+import dev.pagantic.orchestrate.plan.StepType;
+import dev.pagantic.orchestrate.structured.SpecializedLoop;
+import dev.pagantic.orchestrate.structured.SpecializedResult;
+import dev.pagantic.orchestrate.vote.RedundantLoop;
+import dev.pagantic.orchestrate.vote.RedundantResult;
+import dev.pagantic.orchestrate.vote.Vote;
+import dev.pagantic.orchestrate.vote.VotingStrategy;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolExecutor;
@@ -166,8 +186,10 @@ class SpecClaimsTest {
         RedundantLoop.builder().engine(defaults).schema(SENTIMENT).build().call(ctx(), "Great");
         RedundantLoop.builder().engine(configured).schema(SENTIMENT).maxTokens(256).build().call(ctx(), "Great");
 
-        assertThat(defaults.requests()).hasSize(3).allSatisfy(r -> assertThat(r.maxTokens()).isEqualTo(2048));
-        assertThat(configured.requests()).hasSize(3).allSatisfy(r -> assertThat(r.maxTokens()).isEqualTo(256));
+        assertThat(defaults.requests()).hasSize(3)
+                .allSatisfy(r -> assertThat(r.settings().maxTokens()).isEqualTo(2048));
+        assertThat(configured.requests()).hasSize(3)
+                .allSatisfy(r -> assertThat(r.settings().maxTokens()).isEqualTo(256));
     }
 
     @Test
@@ -177,8 +199,8 @@ class SpecClaimsTest {
         RedundantLoop.builder().engine(engine).schema(SENTIMENT).build().call(ctx(), "Great");
 
         assertThat(engine.requests()).hasSize(3).allSatisfy(request -> {
-            assertThat(request.temperature()).hasValue(0.3);
-            assertThat(request.options()).containsEntry("enable_thinking", false);
+            assertThat(request.settings().temperature()).hasValue(0.3);
+            assertThat(request.settings().options()).containsEntry("enable_thinking", false);
         });
     }
 
@@ -219,7 +241,7 @@ class SpecClaimsTest {
                 .tools(ToolRegistry.of(searchTool(new ArrayList<>()))).build()) {
             agent.chat(ctx(), "go");
         }
-        assertThat(engine.requests()).hasSize(2).allSatisfy(r -> assertThat(r.maxTokens()).isEqualTo(2048));
+        assertThat(engine.requests()).hasSize(2).allSatisfy(r -> assertThat(r.settings().maxTokens()).isEqualTo(2048));
     }
 
     @Test
@@ -313,10 +335,10 @@ class SpecClaimsTest {
     }
 
     @Test
-    void specializedLoopTreatsAnEmptyGrammarAsNone() {
-        // the engine does not declare GRAMMAR: a non-empty grammar would be refused, an empty one means none
+    void specializedLoopWithoutAGrammarSendsNoneToAnEngineWithoutGrammars() {
+        // the engine does not declare GRAMMAR: a grammar would be refused
         ScriptedEngine engine = ScriptedEngine.replying(POSITIVE);
-        SpecializedLoop loop = SpecializedLoop.builder().engine(engine).schema(SENTIMENT).grammar("").build();
+        SpecializedLoop loop = SpecializedLoop.builder().engine(engine).schema(SENTIMENT).build();
 
         assertThat(loop.call(ctx(), "Great").content()).isEqualTo(POSITIVE);
         assertThat(engine.lastRequest().orElseThrow().grammar()).isEmpty();
@@ -328,7 +350,7 @@ class SpecClaimsTest {
 
         SpecializedLoop.builder().engine(engine).schema(SENTIMENT).build().call(ctx(), "Great");
 
-        assertThat(engine.lastRequest().orElseThrow().maxTokens()).isEqualTo(2048);
+        assertThat(engine.lastRequest().orElseThrow().settings().maxTokens()).isEqualTo(2048);
     }
 
     @Test
@@ -350,13 +372,13 @@ class SpecClaimsTest {
         SpecializedLoop loop = SpecializedLoop.builder().engine(engine).schema(SENTIMENT)
                 .rules(RuleValidator.of(Rules.maxLength(5))).build();
 
-        SpecializedOutcome outcome = loop.run(ctx(), "Great", TurnOptions.DEFAULTS);
+        Outcome<SpecializedResult> outcome = loop.run(ctx(), "Great", InferenceSettings.DEFAULTS,
+                TurnOptions.DEFAULTS);
 
         PaganticException error = outcome.failure().orElseThrow();
         assertThat(error.category()).isEqualTo(FailureCategory.VALIDATION);
         assertThat(error.code()).isEqualTo(ErrorCode.VALIDATION_RULE_FAILED);
-        assertThat(outcome.attempts()).isEqualTo(3);
-        assertThat(engine.callCount()).isEqualTo(3);
+        assertThat(engine.callCount()).as("three attempts").isEqualTo(3);
     }
 
     // ------------------------------------------------------------------------------------------------ PlanExecutor
@@ -383,7 +405,8 @@ class SpecClaimsTest {
                 TransitionListener.NOOP);
         PlanExecutor executor = PlanExecutor.builder()
                 .handler(UPPER, (c, step) -> {
-                    throw PaganticException.of(ErrorCode.VALIDATION_RULE_FAILED, "attempt " + attempts.incrementAndGet());
+                    throw PaganticException.of(ErrorCode.VALIDATION_RULE_FAILED, "attempt "
+                            + attempts.incrementAndGet());
                 })
                 .retryPolicy(immediateRetries(2))
                 .build();
@@ -447,7 +470,7 @@ class SpecClaimsTest {
         emitted.add(category(PlanExecutor.of(Map.of(StepType.INFER, StepHandlers.infer(ScriptedEngine.replying("x")))),
                 ExecutionPlan.of(Step.of("infer", StepType.INFER, StepInput.custom(42))), ctx()));
         // ConfigurationFailure: the infer step has no engine
-        emitted.add(category(PlanExecutor.of(Map.of(StepType.INFER, StepHandlers.infer(null))),
+        emitted.add(category(PlanExecutor.of(Map.of(StepType.INFER, StepHandlers.infer((Engine) null))),
                 ExecutionPlan.of(inferText), ctx()));
         // Cancellation: the caller cancelled
         Cancellation cancellation = new Cancellation();

@@ -1,6 +1,7 @@
 package dev.pagantic.context;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ import java.util.Objects;
  *         .tokenizer(Tokenizer.withStopWords(Tokenizer.englishStopWords()))
  *         .addAll(DocumentSplitter.builder().maxSize(800).overlap(100).build().split("guide.md", text))
  *         .build();
- * List<Chunk> top = retriever.retrieve(ctx, "how do interfaces work", 5);
+ * List<Candidate> top = retriever.retrieve(ctx, "how do interfaces work", 5);
  * }</pre>
  */
 public final class Bm25Retriever implements Retriever {
@@ -49,7 +50,7 @@ public final class Bm25Retriever implements Retriever {
     /** How many chunks are scored between two checks of the call context. */
     private static final int CHECK_EVERY = 1024;
 
-    private final List<Chunk> chunks;
+    private final List<Candidate> chunks;
     private final int[] lengths;
     private final double averageLength;
     /** term -> postings: chunk indexes in ascending order and the term's frequency in each. */
@@ -89,12 +90,12 @@ public final class Bm25Retriever implements Retriever {
     }
 
     /** A retriever over the given chunks with the default tokenizer and parameters. */
-    public static Bm25Retriever of(Collection<Chunk> chunks) {
+    public static Bm25Retriever of(Collection<Candidate> chunks) {
         return builder().addAll(chunks).build();
     }
 
     @Override
-    public List<Chunk> retrieve(CallContext ctx, String query, int limit) {
+    public List<Candidate> retrieve(CallContext ctx, String query, int limit) {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(query, "query");
         requireLimit(limit);
@@ -108,7 +109,7 @@ public final class Bm25Retriever implements Retriever {
         }
         // Stable: equal scores keep insertion order.
         matching.sort((x, y) -> Double.compare(scores[y], scores[x]));
-        List<Chunk> result = new ArrayList<>(Math.min(limit, matching.size()));
+        List<Candidate> result = new ArrayList<>(Math.min(limit, matching.size()));
         for (int i = 0; i < matching.size() && i < limit; i++) {
             int doc = matching.get(i);
             result.add(chunks.get(doc).withScore(scores[doc]));
@@ -131,7 +132,7 @@ public final class Bm25Retriever implements Retriever {
     }
 
     /** The indexed chunks, in the order they were added. */
-    public List<Chunk> chunks() {
+    public List<Candidate> chunks() {
         return chunks;
     }
 
@@ -206,7 +207,7 @@ public final class Bm25Retriever implements Retriever {
 
     /** Builds a {@link Bm25Retriever}; parameters are checked by {@link #build()} ({@code CONFIG_INVALID}). */
     public static final class Builder {
-        private final List<Chunk> chunks = new ArrayList<>();
+        private final List<Candidate> chunks = new ArrayList<>();
         private Tokenizer tokenizer = Tokenizer.standard();
         private double k1 = DEFAULT_K1;
         private double b = DEFAULT_B;
@@ -215,18 +216,18 @@ public final class Bm25Retriever implements Retriever {
         }
 
         /** Adds one chunk to the index. */
-        public Builder add(Chunk chunk) {
+        public Builder add(Candidate chunk) {
             chunks.add(Objects.requireNonNull(chunk, "chunk"));
             return this;
         }
 
         /** Adds one chunk with the given content and source. */
         public Builder add(String source, String content) {
-            return add(Chunk.of(content, source));
+            return add(Candidate.of(content, source));
         }
 
         /** Adds the chunks, in order. */
-        public Builder addAll(Collection<Chunk> more) {
+        public Builder addAll(Collection<Candidate> more) {
             more.forEach(this::add);
             return this;
         }

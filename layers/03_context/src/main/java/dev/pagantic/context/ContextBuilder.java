@@ -1,6 +1,7 @@
 package dev.pagantic.context;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
@@ -61,7 +62,7 @@ public final class ContextBuilder {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(query, "query");
         ctx.throwIfDone();
-        List<Chunk> chunks = retriever.retrieve(ctx, query, maxChunks);
+        List<Candidate> chunks = retriever.retrieve(ctx, query, maxChunks);
         if (chunks == null || chunks.isEmpty()) {
             return List.of();
         }
@@ -74,10 +75,10 @@ public final class ContextBuilder {
     }
 
     /** The text of a context message for the given chunks, in the format described above. */
-    public static String render(List<Chunk> chunks) {
+    public static String render(List<Candidate> chunks) {
         StringBuilder text = new StringBuilder(HEADING);
         for (int i = 0; i < chunks.size(); i++) {
-            Chunk chunk = chunks.get(i);
+            Candidate chunk = chunks.get(i);
             text.append('[').append(i + 1).append("] (").append(chunk.source()).append("): ").append(chunk.content());
             if (i < chunks.size() - 1) {
                 text.append('\n');

@@ -1,5 +1,6 @@
 package dev.pagantic.context;
 
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.inference.TokenCounter;
@@ -50,7 +51,7 @@ import java.util.regex.Pattern;
  *         .boundary(DocumentSplitter.Boundary.SENTENCE)
  *         .sizeInTokens(engine.tokenCounter()).maxSize(256).overlap(32)
  *         .build();
- * List<Chunk> chunks = splitter.split("handbook.md", text);
+ * List<Candidate> chunks = splitter.split("handbook.md", text);
  * }</pre>
  */
 public final class DocumentSplitter {
@@ -95,19 +96,19 @@ public final class DocumentSplitter {
     }
 
     /** Splits the text of a document with the given source into chunks (which carry that source). */
-    public List<Chunk> split(String source, String text) {
-        return split(Chunk.of(text, source));
+    public List<Candidate> split(String source, String text) {
+        return split(Candidate.of(text, source));
     }
 
     /**
      * Splits a document into chunks that keep its source and metadata and add {@value #CHUNK_INDEX},
      * {@value #START_OFFSET} and {@value #END_OFFSET}. A text with nothing but whitespace gives no chunks.
      */
-    public List<Chunk> split(Chunk document) {
+    public List<Candidate> split(Candidate document) {
         Objects.requireNonNull(document, "document");
         String text = document.content();
         List<int[]> units = units(text);
-        List<Chunk> chunks = new ArrayList<>();
+        List<Candidate> chunks = new ArrayList<>();
         int i = 0;
         while (i < units.size()) {
             int j = i;
@@ -145,12 +146,12 @@ public final class DocumentSplitter {
         return overlap;
     }
 
-    private static Chunk chunk(Chunk document, int index, int start, int end) {
+    private static Candidate chunk(Candidate document, int index, int start, int end) {
         Map<String, Object> metadata = new LinkedHashMap<>(document.metadata());
         metadata.put(CHUNK_INDEX, index);
         metadata.put(START_OFFSET, start);
         metadata.put(END_OFFSET, end);
-        return new Chunk(document.content().substring(start, end), document.source(), 0.0, metadata);
+        return new Candidate(document.content().substring(start, end), document.source(), 0.0, metadata);
     }
 
     private int size(String text, List<int[]> units, int first, int last) {

@@ -1,6 +1,7 @@
 package dev.pagantic.context;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.ArrayList;
@@ -13,9 +14,10 @@ import java.util.Objects;
  * similarity (the top {@code limit}, best first; equal similarities keep the order in which chunks were added).
  *
  * <p>Chunks are embedded once, when {@link Builder#build()} runs, unless a precomputed vector is given with
- * {@link Builder#add(Chunk, float[])}. Every vector, the query's included, must have the index's dimension and finite
+ * {@link Builder#add(Candidate, float[])}. Every vector, the query's included, must have the index's dimension and
+ * finite
  * components; a chunk or query whose vector is all zeros has similarity 0 to everything. A returned chunk's
- * {@link Chunk#score()} is its cosine similarity, in [-1, 1]. By default every chunk is a candidate; set
+ * {@link Candidate#score()} is its cosine similarity, in [-1, 1]. By default every chunk is a candidate; set
  * {@link Builder#minSimilarity(double)} to drop weak matches. The index is immutable after {@code build()}, so one
  * retriever may serve any number of threads.
  *
@@ -28,13 +30,13 @@ public final class EmbeddingRetriever implements Retriever {
     private static final int CHECK_EVERY = 1024;
 
     private final Embedder embedder;
-    private final List<Chunk> chunks;
+    private final List<Candidate> chunks;
     private final float[][] vectors;
     private final double[] norms;
     private final int dimension;
     private final double minSimilarity;
 
-    private EmbeddingRetriever(Builder builder, List<Chunk> chunks, float[][] vectors, int dimension) {
+    private EmbeddingRetriever(Builder builder, List<Candidate> chunks, float[][] vectors, int dimension) {
         this.embedder = builder.embedder;
         this.minSimilarity = builder.minSimilarity;
         this.chunks = List.copyOf(chunks);
@@ -52,7 +54,7 @@ public final class EmbeddingRetriever implements Retriever {
     }
 
     @Override
-    public List<Chunk> retrieve(CallContext ctx, String query, int limit) {
+    public List<Candidate> retrieve(CallContext ctx, String query, int limit) {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(query, "query");
         Bm25Retriever.requireLimit(limit);
@@ -74,7 +76,7 @@ public final class EmbeddingRetriever implements Retriever {
         // Stable sort: equal similarities keep insertion order.
         // Adding 0.0 turns -0.0 into 0.0, so that the two compare equal and keep their order.
         candidates.sort((x, y) -> Double.compare(similarities[y] + 0.0, similarities[x] + 0.0));
-        List<Chunk> result = new ArrayList<>();
+        List<Candidate> result = new ArrayList<>();
         for (int i = 0; i < candidates.size() && i < limit; i++) {
             int doc = candidates.get(i);
             result.add(chunks.get(doc).withScore(similarities[doc]));
@@ -83,7 +85,7 @@ public final class EmbeddingRetriever implements Retriever {
     }
 
     /** The indexed chunks, in the order they were added. */
-    public List<Chunk> chunks() {
+    public List<Candidate> chunks() {
         return chunks;
     }
 
@@ -147,7 +149,7 @@ public final class EmbeddingRetriever implements Retriever {
     /** Builds an {@link EmbeddingRetriever}; {@link #build()} embeds the chunks and checks every vector. */
     public static final class Builder {
         private final Embedder embedder;
-        private final List<Chunk> chunks = new ArrayList<>();
+        private final List<Candidate> chunks = new ArrayList<>();
         private final List<float[]> given = new ArrayList<>(); // null where the chunk is to be embedded
         private double minSimilarity = -1.0;
 
@@ -156,21 +158,21 @@ public final class EmbeddingRetriever implements Retriever {
         }
 
         /** Adds a chunk, to be embedded by {@link #build()}. */
-        public Builder add(Chunk chunk) {
+        public Builder add(Candidate chunk) {
             chunks.add(Objects.requireNonNull(chunk, "chunk"));
             given.add(null);
             return this;
         }
 
         /** Adds a chunk with its precomputed embedding (copied). */
-        public Builder add(Chunk chunk, float[] vector) {
+        public Builder add(Candidate chunk, float[] vector) {
             chunks.add(Objects.requireNonNull(chunk, "chunk"));
             given.add(Objects.requireNonNull(vector, "vector").clone());
             return this;
         }
 
         /** Adds the chunks, in order, to be embedded by {@link #build()}. */
-        public Builder addAll(Collection<Chunk> more) {
+        public Builder addAll(Collection<Candidate> more) {
             more.forEach(this::add);
             return this;
         }

@@ -1,6 +1,7 @@
 package dev.pagantic.context;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import java.util.List;
 
 /**
@@ -8,7 +9,8 @@ import java.util.List;
  * {@link EmbeddingRetriever} (vector); any lambda of this shape is a retriever too, which is how tests and other
  * strategies (a search service, a hybrid of the two) plug in.
  *
- * <p>Contract: at most {@code limit} chunks, best first (highest {@link Chunk#score()}), ties in a deterministic order;
+ * <p>Contract: at most {@code limit} chunks, best first (highest {@link Candidate#score()}), ties in a deterministic
+ * order;
  * an empty list (never null) when nothing matches. Implementations honour the context's cancellation and deadline
  * ({@link CallContext#throwIfDone()}), so a long retrieval stops with {@code CANCELLED_SIGNAL} or
  * {@code CANCELLED_TIMEOUT}.
@@ -24,10 +26,10 @@ public interface Retriever {
      * @param limit the most chunks to return; at least 1 ({@code CONFIG_INVALID} otherwise)
      * @return at most {@code limit} chunks, best first; never null
      */
-    List<Chunk> retrieve(CallContext ctx, String query, int limit);
+    List<Candidate> retrieve(CallContext ctx, String query, int limit);
 
     /** {@link #retrieve(CallContext, String, int)} under a background context (no deadline, no cancellation). */
-    default List<Chunk> retrieve(String query, int limit) {
+    default List<Candidate> retrieve(String query, int limit) {
         return retrieve(CallContext.background(), query, limit);
     }
 }

@@ -4,8 +4,8 @@
  *
  * <h2>Domain concepts</h2>
  * <ul>
- *   <li>{@link dev.pagantic.context.Chunk}: a piece of content with its source (for provenance), a score and metadata.
- *       What retrievers index and return.</li>
+ *   <li>{@link dev.pagantic.core.Candidate}: a piece of content with its source (for provenance), a score and
+ *       metadata: core's one candidate type, what retrievers index and return (a "chunk" of a document).</li>
  *   <li>{@link dev.pagantic.context.Retriever}: {@code retrieve(ctx, query, limit)}, the best chunks first. Two real
  *       implementations:
  *       <ul>
@@ -44,8 +44,8 @@
  * ({@code List<Message> build(CallContext, String)}), to which a builder is bound by method reference:
  * {@code ContextProvider provider = contextBuilder::build;}.
  * The agent loop injects this context ephemerally: it goes into the inference request for the current turn and is
- * never stored in the conversation history. When a plan passes chunks to later steps, the call site converts them to
- * orchestrate's IR types. Retrieval honours the {@link dev.pagantic.core.CallContext}'s cancellation and deadline
+ * never stored in the conversation history. A plan passes the retrieved candidates on to later steps as they
+ * are. Retrieval honours the {@link dev.pagantic.core.CallContext}'s cancellation and deadline
  * ({@code CANCELLED_SIGNAL}, {@code CANCELLED_TIMEOUT}) before and during the work.
  */
 package dev.pagantic.context;

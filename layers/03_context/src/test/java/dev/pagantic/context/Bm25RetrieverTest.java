@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.List;
@@ -19,11 +20,11 @@ class Bm25RetrieverTest {
     //   d2 "dogs and cats are pets"                    5   (dogs, cats: no match for dog, cat)
     //   d3 "a dog barked"                              3
     // N = 4, avgdl = 23 / 4 = 5.75
-    private static final List<Chunk> CORPUS = List.of(
-            Chunk.of("The cat sat on the mat.", "d0"),
-            Chunk.of("The dog chased the cat, and the cat ran!", "d1"),
-            Chunk.of("Dogs and cats are pets.", "d2"),
-            Chunk.of("A dog barked.", "d3"));
+    private static final List<Candidate> CORPUS = List.of(
+            Candidate.of("The cat sat on the mat.", "d0"),
+            Candidate.of("The dog chased the cat, and the cat ran!", "d1"),
+            Candidate.of("Dogs and cats are pets.", "d2"),
+            Candidate.of("A dog barked.", "d3"));
 
     private static final double EXACT = 1e-9;
 
@@ -37,13 +38,13 @@ class Bm25RetrieverTest {
     void rankingEqualsHandComputedScoresOnASmallCorpus() {
         Bm25Retriever retriever = Bm25Retriever.of(CORPUS);
 
-        List<Chunk> top = retriever.retrieve(CallContext.background(), "cat dog", 10);
+        List<Candidate> top = retriever.retrieve(CallContext.background(), "cat dog", 10);
 
         // cat: df 2 (d0, d1); dog: df 2 (d1, d3).
         double d0 = term(4, 2, 1, 6, 5.75);
         double d1 = term(4, 2, 2, 9, 5.75) + term(4, 2, 1, 9, 5.75);
         double d3 = term(4, 2, 1, 3, 5.75);
-        assertThat(top).extracting(Chunk::source).containsExactly("d1", "d3", "d0");
+        assertThat(top).extracting(Candidate::source).containsExactly("d1", "d3", "d0");
         assertThat(top.get(0).score()).isCloseTo(d1, within(EXACT));
         assertThat(top.get(1).score()).isCloseTo(d3, within(EXACT));
         assertThat(top.get(2).score()).isCloseTo(d0, within(EXACT));
@@ -84,9 +85,9 @@ class Bm25RetrieverTest {
                 .add("short", "apple tart")
                 .build();
 
-        List<Chunk> top = retriever.retrieve("apple", 2);
+        List<Candidate> top = retriever.retrieve("apple", 2);
 
-        assertThat(top).extracting(Chunk::source).containsExactly("long", "short");
+        assertThat(top).extracting(Candidate::source).containsExactly("long", "short");
         assertThat(top.get(0).score()).isEqualTo(top.get(1).score());
     }
 
@@ -97,7 +98,7 @@ class Bm25RetrieverTest {
                 .add("short", "apple tart")
                 .build();
 
-        assertThat(retriever.retrieve("apple", 2)).extracting(Chunk::source).containsExactly("short", "long");
+        assertThat(retriever.retrieve("apple", 2)).extracting(Candidate::source).containsExactly("short", "long");
     }
 
     @Test
@@ -123,15 +124,15 @@ class Bm25RetrieverTest {
     void onlyChunksContainingAQueryTermAreReturnedUpToTheLimit() {
         Bm25Retriever retriever = Bm25Retriever.of(CORPUS);
 
-        assertThat(retriever.retrieve("cat dog", 2)).extracting(Chunk::source).containsExactly("d1", "d3");
+        assertThat(retriever.retrieve("cat dog", 2)).extracting(Candidate::source).containsExactly("d1", "d3");
         assertThat(retriever.retrieve("giraffe", 10)).isEmpty();
         assertThat(Bm25Retriever.of(List.of()).retrieve("cat", 3)).isEmpty();
     }
 
     @Test
     void returnedChunksKeepTheirSourceAndMetadata() {
-        Chunk chunk = Chunk.of("cats purr", "notes.md", java.util.Map.of("page", 3));
-        Chunk found = Bm25Retriever.of(List.of(chunk)).retrieve("cats", 1).get(0);
+        Candidate chunk = Candidate.of("cats purr", "notes.md", java.util.Map.of("page", 3));
+        Candidate found = Bm25Retriever.of(List.of(chunk)).retrieve("cats", 1).get(0);
 
         assertThat(found.source()).isEqualTo("notes.md");
         assertThat(found.metadata()).containsEntry("page", 3);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
@@ -21,9 +22,9 @@ class ContextBuilderTest {
         List<Message> build(CallContext ctx, String query);
     }
 
-    private static final List<Chunk> TWO = List.of(
-            Chunk.of("Interfaces are satisfied implicitly.", "guide.md"),
-            Chunk.of("Keep interfaces small.", "faq.md"));
+    private static final List<Candidate> TWO = List.of(
+            Candidate.of("Interfaces are satisfied implicitly.", "guide.md"),
+            Candidate.of("Keep interfaces small.", "faq.md"));
 
     @Test
     void outputIsTheSpecificationsExactFormat() {
@@ -40,7 +41,7 @@ class ContextBuilderTest {
 
     @Test
     void aSingleChunkHasNoTrailingNewline() {
-        assertThat(ContextBuilder.render(List.of(Chunk.of("a\nb", "s"))))
+        assertThat(ContextBuilder.render(List.of(Candidate.of("a\nb", "s"))))
                 .isEqualTo("Relevant context:\n\n[1] (s): a\nb");
     }
 
@@ -56,7 +57,7 @@ class ContextBuilderTest {
     @Test
     void maxChunksIsTheRetrievalLimitAndIsEnforced() {
         AtomicInteger asked = new AtomicInteger();
-        List<Chunk> three = List.of(Chunk.of("one", "1"), Chunk.of("two", "2"), Chunk.of("three", "3"));
+        List<Candidate> three = List.of(Candidate.of("one", "1"), Candidate.of("two", "2"), Candidate.of("three", "3"));
         ContextBuilder builder = ContextBuilder.builder().maxChunks(2).retriever((ctx, query, limit) -> {
             asked.set(limit);
             return three; // a retriever that ignores its limit

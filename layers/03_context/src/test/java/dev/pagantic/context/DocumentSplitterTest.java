@@ -4,6 +4,7 @@ import static dev.pagantic.context.Bm25RetrieverTest.assertConfigInvalid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.context.DocumentSplitter.Boundary;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.inference.TokenCounter;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +19,8 @@ class DocumentSplitterTest {
     /** Counts whitespace-separated words: one token per word. */
     private static final TokenCounter WORDS = text -> text.isBlank() ? 0 : text.strip().split("\\s+").length;
 
-    private static List<String> contents(List<Chunk> chunks) {
-        return chunks.stream().map(Chunk::content).toList();
+    private static List<String> contents(List<Candidate> chunks) {
+        return chunks.stream().map(Candidate::content).toList();
     }
 
     @Test
@@ -99,7 +100,7 @@ class DocumentSplitterTest {
     void chunksCarryTheDocumentsSourceMetadataAndOffsets() {
         DocumentSplitter splitter = DocumentSplitter.builder().boundary(Boundary.SENTENCE).maxSize(21).build();
 
-        List<Chunk> chunks = splitter.split(Chunk.of(FOUR_SENTENCES, "manual.md", Map.of("lang", "en")));
+        List<Candidate> chunks = splitter.split(Candidate.of(FOUR_SENTENCES, "manual.md", Map.of("lang", "en")));
 
         assertThat(chunks).allSatisfy(chunk -> {
             assertThat(chunk.source()).isEqualTo("manual.md");
@@ -134,12 +135,12 @@ class DocumentSplitterTest {
         }
     }
 
-    private static void assertCovers(String text, List<Chunk> chunks, int maxSize, int overlap,
+    private static void assertCovers(String text, List<Candidate> chunks, int maxSize, int overlap,
                                      java.util.function.ToIntFunction<String> size) {
         assertThat(chunks).isNotEmpty();
         int overlapping = 0;
         for (int i = 0; i < chunks.size(); i++) {
-            Chunk chunk = chunks.get(i);
+            Candidate chunk = chunks.get(i);
             int start = (Integer) chunk.metadata().get(DocumentSplitter.START_OFFSET);
             int end = (Integer) chunk.metadata().get(DocumentSplitter.END_OFFSET);
             assertThat(chunk.metadata()).containsEntry(DocumentSplitter.CHUNK_INDEX, i);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.List;
@@ -30,20 +31,20 @@ class EmbeddingRetrieverTest {
         return v;
     }
 
-    private static final List<Chunk> CHUNKS = List.of(
-            Chunk.of("cat cat dog", "a"),   // (2, 1, 0)
-            Chunk.of("fish", "b"),          // (0, 0, 1)
-            Chunk.of("dog", "c"),           // (0, 1, 0)
-            Chunk.of("cat dog fish", "d")); // (1, 1, 1)
+    private static final List<Candidate> CHUNKS = List.of(
+            Candidate.of("cat cat dog", "a"),   // (2, 1, 0)
+            Candidate.of("fish", "b"),          // (0, 0, 1)
+            Candidate.of("dog", "c"),           // (0, 1, 0)
+            Candidate.of("cat dog fish", "d")); // (1, 1, 1)
 
     @Test
     void returnsTheTopKByCosineSimilarityWithExactScores() {
         EmbeddingRetriever retriever = EmbeddingRetriever.builder(EmbeddingRetrieverTest::embed)
                 .addAll(CHUNKS).build();
 
-        List<Chunk> top = retriever.retrieve(CallContext.background(), "cat", 3); // query (1, 0, 0)
+        List<Candidate> top = retriever.retrieve(CallContext.background(), "cat", 3); // query (1, 0, 0)
 
-        assertThat(top).extracting(Chunk::source).containsExactly("a", "d", "b"); // b and c both 0: insertion order
+        assertThat(top).extracting(Candidate::source).containsExactly("a", "d", "b"); // b and c both 0: insertion order
         assertThat(top.get(0).score()).isCloseTo(2 / Math.sqrt(5), within(1e-9));
         assertThat(top.get(1).score()).isCloseTo(1 / Math.sqrt(3), within(1e-9));
         assertThat(top.get(2).score()).isCloseTo(0.0, within(1e-9));
@@ -52,10 +53,11 @@ class EmbeddingRetrieverTest {
     @Test
     void equalSimilaritiesKeepInsertionOrder() {
         EmbeddingRetriever retriever = EmbeddingRetriever.builder(EmbeddingRetrieverTest::embed)
-                .add(Chunk.of("dog", "first")).add(Chunk.of("dog dog", "second")).add(Chunk.of("fish", "third"))
+                .add(Candidate.of("dog", "first")).add(Candidate.of("dog dog", "second")).add(Candidate.of("fish",
+                        "third"))
                 .build();
 
-        assertThat(retriever.retrieve("dog", 3)).extracting(Chunk::source)
+        assertThat(retriever.retrieve("dog", 3)).extracting(Candidate::source)
                 .containsExactly("first", "second", "third");
     }
 
@@ -64,7 +66,7 @@ class EmbeddingRetrieverTest {
         Function<String, float[]> function = EmbeddingRetrieverTest::embed;
         EmbeddingRetriever retriever = EmbeddingRetriever.builder(function::apply).addAll(CHUNKS).build();
 
-        assertThat(retriever.retrieve("fish", 1)).extracting(Chunk::source).containsExactly("b");
+        assertThat(retriever.retrieve("fish", 1)).extracting(Candidate::source).containsExactly("b");
     }
 
     @Test
@@ -74,12 +76,12 @@ class EmbeddingRetrieverTest {
                     calls.incrementAndGet();
                     return embed(text);
                 })
-                .add(Chunk.of("anything", "x"), new float[] {0, 0, 1})
-                .add(Chunk.of("dog", "y"))
+                .add(Candidate.of("anything", "x"), new float[] {0, 0, 1})
+                .add(Candidate.of("dog", "y"))
                 .build();
 
         assertThat(calls).hasValue(1);
-        assertThat(retriever.retrieve("fish", 1)).extracting(Chunk::source).containsExactly("x");
+        assertThat(retriever.retrieve("fish", 1)).extracting(Candidate::source).containsExactly("x");
         assertThat(calls).hasValue(2);
         assertThat(retriever.dimension()).isEqualTo(3);
     }
@@ -89,20 +91,20 @@ class EmbeddingRetrieverTest {
         EmbeddingRetriever retriever = EmbeddingRetriever.builder(EmbeddingRetrieverTest::embed)
                 .addAll(CHUNKS).minSimilarity(0.5).build();
 
-        assertThat(retriever.retrieve("cat", 10)).extracting(Chunk::source).containsExactly("a", "d");
+        assertThat(retriever.retrieve("cat", 10)).extracting(Candidate::source).containsExactly("a", "d");
     }
 
     @Test
     void vectorsOfAnotherDimensionOrNotFiniteAreRefused() {
         assertConfigInvalid(() -> EmbeddingRetriever.builder(EmbeddingRetrieverTest::embed)
-                .add(Chunk.of("a", "a"), new float[] {1, 0}).add(Chunk.of("b", "b")).build());
+                .add(Candidate.of("a", "a"), new float[] {1, 0}).add(Candidate.of("b", "b")).build());
         assertConfigInvalid(() -> EmbeddingRetriever.builder(text -> new float[] {Float.NaN})
-                .add(Chunk.of("a", "a")).build());
-        assertConfigInvalid(() -> EmbeddingRetriever.builder(text -> new float[0]).add(Chunk.of("a", "a")).build());
+                .add(Candidate.of("a", "a")).build());
+        assertConfigInvalid(() -> EmbeddingRetriever.builder(text -> new float[0]).add(Candidate.of("a", "a")).build());
         EmbeddingRetriever retriever = EmbeddingRetriever.builder(EmbeddingRetrieverTest::embed).addAll(CHUNKS)
                 .build();
         EmbeddingRetriever otherModel = EmbeddingRetriever.builder(text -> new float[] {1, 2})
-                .add(Chunk.of("x", "x"), new float[] {1, 0, 0}).build();
+                .add(Candidate.of("x", "x"), new float[] {1, 0, 0}).build();
         assertConfigInvalid(() -> otherModel.retrieve("x", 1));
         assertConfigInvalid(() -> retriever.retrieve("cat", 0));
         assertConfigInvalid(() -> EmbeddingRetriever.builder(EmbeddingRetrieverTest::embed).minSimilarity(2).build());

@@ -1,6 +1,7 @@
 package dev.pagantic.rerank;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package dev.pagantic.rerank;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.ArrayList;
@@ -22,13 +23,11 @@ import java.util.Optional;
  * with {@code CONFIG_INVALID}. The call context is checked before scoring and after (and by the scorers between
  * units of work). A reranker is immutable and thread-safe if its scorer is.
  *
- * <p>Orchestrate's {@code CandidateReranker} port takes its own {@code RerankInput} and {@code RerankCandidate}; bind a
- * reranker with a lambda that converts at the call site:
+ * <p>Orchestrate's {@code CandidateReranker} port takes a query and core's {@link Candidate}s, so a reranker binds to
+ * it with a lambda and nothing is converted:
  * <pre>{@code
  * Reranker reranker = Reranker.builder().scorer(Bm25Scorer.standard()).minScore(0.1).topK(5).build();
- * CandidateReranker port = (ctx, input) -> reranker.rerank(ctx, input.query(), input.candidates().stream()
- *             .map(c -> new Candidate(c.content(), c.score(), c.source(), c.metadata())).toList())
- *     .stream().map(c -> new RerankCandidate(c.content(), c.score(), c.source(), c.metadata())).toList();
+ * CandidateReranker port = (ctx, input) -> reranker.rerank(ctx, input.query(), input.candidates());
  * }</pre>
  */
 public final class Reranker {

@@ -1,6 +1,7 @@
 package dev.pagantic.rerank;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import java.util.List;
 import java.util.Objects;
 

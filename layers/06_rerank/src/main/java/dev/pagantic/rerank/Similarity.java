@@ -1,5 +1,6 @@
 package dev.pagantic.rerank;
 
+import dev.pagantic.core.Candidate;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;

@@ -4,8 +4,8 @@
  *
  * <h2>Domain concepts</h2>
  * <ul>
- *   <li>{@link dev.pagantic.rerank.Candidate}: content with a score, a source and metadata (the specification's
- *       fields, in its order).</li>
+ *   <li>{@link dev.pagantic.core.Candidate}: content with a source, a score and metadata: core's one candidate type,
+ *       the same that retrievers return and plan steps carry.</li>
  *   <li>{@link dev.pagantic.rerank.Reranker}: runs the pipeline score, then MinScore filter (scores equal to the
  *       minimum stay), then stable sort by score (ties keep their input order), then optional diversity, then TopK.
  *       Unset MinScore means no filter; unset TopK means all candidates.</li>
@@ -44,9 +44,9 @@
  *
  * <h2>Contract</h2>
  * Part of the flat band: depends on core and inference only, never on another band layer or on orchestrate.
- * Orchestrate declares its own {@code CandidateReranker} port and its own mirrored {@code RerankCandidate} type with
- * the same fields as {@link dev.pagantic.rerank.Candidate}; the call site converts between the two and binds a
- * reranker with a lambda (see {@link dev.pagantic.rerank.Reranker}), so neither layer imports the other. Reranking
+ * Orchestrate declares its own {@code CandidateReranker} port over core's {@link dev.pagantic.core.Candidate}, and
+ * a reranker binds to it with a lambda (see {@link dev.pagantic.rerank.Reranker}), so neither layer imports the
+ * other and no candidate is converted on the way. Reranking
  * honours the {@link dev.pagantic.core.CallContext}'s cancellation and deadline before scoring, between model calls
  * and between MMR picks. Rerankers and scorers are immutable and thread-safe (a model scorer is as thread-safe as its
  * model).

@@ -4,6 +4,7 @@ import static dev.pagantic.rerank.RerankTesting.sources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -11,9 +12,9 @@ class MmrTest {
 
     // The two most relevant candidates say the same thing; the third is less relevant but different.
     private static final List<Candidate> CANDIDATES = List.of(
-            Candidate.of("Go interfaces are satisfied implicitly.", 0.90, "original"),
-            Candidate.of("Go interfaces are satisfied implicitly!", 0.88, "near-duplicate"),
-            Candidate.of("Embedding lets a struct reuse methods.", 0.60, "different"));
+            Candidate.of("Go interfaces are satisfied implicitly.", "original", 0.90),
+            Candidate.of("Go interfaces are satisfied implicitly!", "near-duplicate", 0.88),
+            Candidate.of("Embedding lets a struct reuse methods.", "different", 0.60));
 
     @Test
     void picksADiverseCandidateOverANearDuplicate() {
@@ -45,8 +46,8 @@ class MmrTest {
     void theSimilarityIsPluggable() {
         // A similarity that calls everything from the same source family alike.
         Similarity bySourcePrefix = (a, b) -> a.source().charAt(0) == b.source().charAt(0) ? 1.0 : 0.0;
-        List<Candidate> candidates = List.of(Candidate.of("x", 0.9, "a1"), Candidate.of("y", 0.8, "a2"),
-                Candidate.of("z", 0.5, "b1"));
+        List<Candidate> candidates = List.of(Candidate.of("x", "a1", 0.9), Candidate.of("y", "a2", 0.8),
+                Candidate.of("z", "b1", 0.5));
 
         assertThat(sources(Mmr.of(0.6, bySourcePrefix).select(CallContext.background(), candidates, 2)))
                 .containsExactly("a1", "b1");

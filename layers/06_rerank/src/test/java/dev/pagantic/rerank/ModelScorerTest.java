@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Cancellation;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;

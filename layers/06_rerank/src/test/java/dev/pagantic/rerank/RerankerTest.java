@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Cancellation;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import java.util.List;
 import java.util.Map;
@@ -15,12 +16,12 @@ import org.junit.jupiter.api.Test;
 class RerankerTest {
 
     private static final List<Candidate> SCORED = List.of(
-            Candidate.of("a", 0.5, "a"),
-            Candidate.of("b", 0.9, "b"),
-            Candidate.of("c", 0.5, "c"),
-            Candidate.of("d", 0.1, "d"),
-            Candidate.of("e", 0.9, "e"),
-            Candidate.of("f", 0.5, "f"));
+            Candidate.of("a", "a", 0.5),
+            Candidate.of("b", "b", 0.9),
+            Candidate.of("c", "c", 0.5),
+            Candidate.of("d", "d", 0.1),
+            Candidate.of("e", "e", 0.9),
+            Candidate.of("f", "f", 0.5));
 
     @Test
     void sortsByScoreDescendingAndTiesKeepTheirInputOrder() {
@@ -52,7 +53,7 @@ class RerankerTest {
 
     @Test
     void negativeAndPositiveZeroCountAsATie() {
-        List<Candidate> zeros = List.of(Candidate.of("x", -0.0, "first"), Candidate.of("y", 0.0, "second"));
+        List<Candidate> zeros = List.of(Candidate.of("x", "first", -0.0), Candidate.of("y", "second", 0.0));
 
         assertThat(sources(Reranker.builder().build().rerank("q", zeros))).containsExactly("first", "second");
     }
@@ -64,7 +65,7 @@ class RerankerTest {
                 .build();
 
         List<Candidate> result = reranker.rerank("q", List.of(
-                new Candidate("xx", 9.0, "two", Map.of("k", "v")), Candidate.of("xxx", 1.0, "three")));
+                new Candidate("xx", "two", 9.0, Map.of("k", "v")), Candidate.of("xxx", "three", 1.0)));
 
         assertThat(sources(result)).containsExactly("three", "two");
         assertThat(result).extracting(Candidate::score).containsExactly(3.0, 2.0);
@@ -110,31 +111,25 @@ class RerankerTest {
         assertThat(calls).hasValue(0);
     }
 
-    // ---- orchestrate's port, as orchestrate declares it, bound with a converting lambda at the call site ----
+    // ---- orchestrate's port, as orchestrate declares it, bound with a lambda and no conversion ----
 
-    record RerankCandidate(String content, double score, String source, Map<String, Object> metadata) {
-    }
-
-    record RerankInput(String query, List<RerankCandidate> candidates) {
+    record RerankInput(String query, List<Candidate> candidates) {
     }
 
     @FunctionalInterface
     interface CandidateReranker {
-        List<RerankCandidate> rerank(CallContext ctx, RerankInput input);
+        List<Candidate> rerank(CallContext ctx, RerankInput input);
     }
 
     @Test
-    void bindsToTheCandidateRerankerShapeByConvertingAtTheCallSite() {
+    void bindsToTheCandidateRerankerShapeWithoutConvertingCandidates() {
         Reranker reranker = Reranker.builder().scorer(QueryTermOverlapScorer.standard()).topK(1).build();
 
-        CandidateReranker port = (ctx, input) -> reranker.rerank(ctx, input.query(), input.candidates().stream()
-                        .map(c -> new Candidate(c.content(), c.score(), c.source(), c.metadata())).toList())
-                .stream().map(c -> new RerankCandidate(c.content(), c.score(), c.source(), c.metadata())).toList();
+        CandidateReranker port = (ctx, input) -> reranker.rerank(ctx, input.query(), input.candidates());
 
-        List<RerankCandidate> result = port.rerank(CallContext.background(), new RerankInput("go interfaces",
-                List.of(new RerankCandidate("rust traits", 0, "r", Map.of()),
-                        new RerankCandidate("go interfaces are implicit", 0, "g", Map.of()))));
+        List<Candidate> result = port.rerank(CallContext.background(), new RerankInput("go interfaces",
+                List.of(Candidate.of("rust traits", "r"), Candidate.of("go interfaces are implicit", "g"))));
 
-        assertThat(result).containsExactly(new RerankCandidate("go interfaces are implicit", 1.0, "g", Map.of()));
+        assertThat(result).containsExactly(Candidate.of("go interfaces are implicit", "g", 1.0));
     }
 }

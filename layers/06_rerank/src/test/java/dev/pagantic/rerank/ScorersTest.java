@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import java.util.List;
 import java.util.Set;
@@ -84,7 +85,7 @@ class ScorersTest {
     @Test
     void scaledToMaxKeepsRatiosWithinOne() {
         double[] scores = Scorer.scaledToMax(Scorer.existing()).score(CTX, "q",
-                List.of(Candidate.of("a", 4.0, "a"), Candidate.of("b", -2.0, "b"), Candidate.of("c", 1.0, "c")));
+                List.of(Candidate.of("a", "a", 4.0), Candidate.of("b", "b", -2.0), Candidate.of("c", "c", 1.0)));
 
         assertThat(scores).containsExactly(1.0, -0.5, 0.25);
     }

@@ -58,7 +58,7 @@ public final class LlmJudgeValidator implements SemanticValidator {
             .build();
 
     /** The GBNF grammar of the verdict, derived from {@link #VERDICT_SCHEMA} by the inference layer's generator. */
-    static final String VERDICT_GRAMMAR = GbnfGrammar.fromSchema(VERDICT_SCHEMA).text();
+    static final GbnfGrammar VERDICT_GRAMMAR = GbnfGrammar.fromSchema(VERDICT_SCHEMA);
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int MAX_QUOTED_VERDICT = 500;

@@ -85,8 +85,8 @@ class LlmJudgeValidatorTest {
                 .contains("\"valid\"").contains("\"reason\"");
         assertThat(request.messages().get(1).content())
                 .isEqualTo("<input>\nthe question\n</input>\n<output>\nthe answer\n</output>");
-        assertThat(request.temperature()).hasValue(0.0);
-        assertThat(request.maxTokens()).isEqualTo(64);
+        assertThat(request.settings().temperature()).hasValue(0.0);
+        assertThat(request.settings().maxTokens()).isEqualTo(64);
         assertThat(request.schema()).isEmpty();
         assertThat(request.hasGrammar()).isFalse();
     }
@@ -103,7 +103,7 @@ class LlmJudgeValidatorTest {
         LlmJudgeValidator.of(grammarEngine).evaluate(CTX, "q", "a");
         Request request = grammarEngine.requests.get(0);
         assertThat(request.schema()).isEmpty();
-        GbnfGrammar grammar = GbnfGrammar.parse(request.grammar());
+        GbnfGrammar grammar = request.grammar().orElseThrow();
         assertThat(grammar.accepts("{\"valid\":false,\"reason\":\"off topic\"}")).isTrue();
         assertThat(grammar.accepts("{\"valid\":\"yes\",\"reason\":\"off topic\"}")).isFalse();
     }

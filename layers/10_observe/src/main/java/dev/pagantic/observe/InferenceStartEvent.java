@@ -1,34 +1,38 @@
 package dev.pagantic.observe;
 
 import java.util.Objects;
+import java.util.OptionalDouble;
 
 /**
  * An inference call is starting (the specification's {@code InferenceStartEvent}). As a generic event: layer
- * {@code inference}, action {@value #ACTION}, data {@code message_count}, {@code tool_defs_count},
- * {@code schema_present}, {@code grammar_present}, {@code temperature}.
+ * {@code inference}, action {@value #ACTION}, data {@code model}, {@code message_count}, {@code tool_defs_count},
+ * {@code schema_present}, {@code grammar_present} and {@code temperature}, every one always present: a call that leaves
+ * the temperature to the engine's default has {@code temperature} null, so that "not set" is written rather than left
+ * out. {@code model} is beyond the specification's fields: the engine called, by model name or catalogue id.
  *
  * @param context        where and when; carries the correlation ids
+ * @param model          the engine that is called: its model name, or its id in an engine catalogue
  * @param messageCount   messages sent to the engine
  * @param toolDefsCount  tool definitions offered
  * @param schemaPresent  whether an output schema was given
  * @param grammarPresent whether a GBNF grammar was given
- * @param temperature    the sampling temperature; finite and not negative, or {@link #ENGINE_DEFAULT_TEMPERATURE}
- *                       (NaN) when the request leaves it to the engine, and the event then has no temperature field
+ * @param temperature    the sampling temperature, finite and not negative; empty when the engine's default applies
  */
-public record InferenceStartEvent(EventContext context, int messageCount, int toolDefsCount, boolean schemaPresent,
-                                  boolean grammarPresent, double temperature) implements SchemaEvent {
+public record InferenceStartEvent(EventContext context, String model, int messageCount, int toolDefsCount,
+                                  boolean schemaPresent, boolean grammarPresent, OptionalDouble temperature)
+        implements SchemaEvent {
 
     /** The generic event's action. */
     public static final String ACTION = "inference_start";
 
-    /** The temperature of a request that leaves it to the engine's default. */
-    public static final double ENGINE_DEFAULT_TEMPERATURE = Double.NaN;
-
     public InferenceStartEvent {
         Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(model, "model");
         Checks.requireNonNegative(messageCount, "message_count");
         Checks.requireNonNegative(toolDefsCount, "tool_defs_count");
-        if (Double.isInfinite(temperature) || temperature < 0) {
+        Objects.requireNonNull(temperature, "temperature");
+        if (temperature.isPresent() && !(Double.isFinite(temperature.getAsDouble())
+                && temperature.getAsDouble() >= 0)) {
             throw Checks.invalid("temperature", "temperature must be finite and not negative: " + temperature);
         }
     }
@@ -45,14 +49,13 @@ public record InferenceStartEvent(EventContext context, int messageCount, int to
 
     @Override
     public Event toEvent() {
-        Event.Builder event = context.eventBuilder(layer(), action())
+        return context.eventBuilder(layer(), action())
+                .data("model", model)
                 .data("message_count", messageCount)
                 .data("tool_defs_count", toolDefsCount)
                 .data("schema_present", schemaPresent)
-                .data("grammar_present", grammarPresent);
-        if (!Double.isNaN(temperature)) {
-            event.data("temperature", temperature);
-        }
-        return event.build();
+                .data("grammar_present", grammarPresent)
+                .data("temperature", temperature.isPresent() ? temperature.getAsDouble() : null)
+                .build();
     }
 }

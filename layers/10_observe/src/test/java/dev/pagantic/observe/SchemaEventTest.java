@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Correlation;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.PaganticException;
-import dev.pagantic.inference.FinishReason;
 import java.time.Duration;
+import java.util.OptionalDouble;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
@@ -58,53 +59,63 @@ class SchemaEventTest {
 
     @Test
     void invalidCountsAndValuesAreRefused() {
-        assertRefused(() -> new InferenceStartEvent(here, -1, 0, false, false, 0.7), "message_count");
-        assertRefused(() -> new InferenceStartEvent(here, 1, 0, false, false, -0.5), "temperature");
-        assertRefused(() -> new InferenceStartEvent(here, 1, 0, false, false, Double.POSITIVE_INFINITY),
+        assertRefused(() -> new InferenceStartEvent(here, "tiny", -1, 0, false, false, OptionalDouble.of(0.7)),
+                "message_count");
+        assertRefused(() -> new InferenceStartEvent(here, "tiny", 1, 0, false, false, OptionalDouble.of(-0.5)),
                 "temperature");
-        assertRefused(() -> new InferenceEndEvent(here, -5, 0, 0, InferenceOutcome.STOP, 0), "duration_ms");
+        assertRefused(() -> new InferenceStartEvent(here, "tiny", 1, 0, false, false,
+                OptionalDouble.of(Double.POSITIVE_INFINITY)), "temperature");
+        assertRefused(() -> InferenceEndEvent.returned(here, -5, 0, 0, FinishReason.STOP, 0), "duration_ms");
         assertRefused(() -> new LifecycleTransitionEvent(here, "INIT", "", 0, ""), "to_state");
-        assertRefused(() -> InferenceOutcome.fromLabel("length"), "finish_reason");
+        assertRefused(() -> InferenceEndEvent.returned(here, 5, 0, 0, FinishReason.ERROR, 0), "finish_reason");
     }
 
     @Test
     void inferenceStartBecomesAnEventWithTheSpecificationsFieldNames() {
-        Event event = new InferenceStartEvent(here, 4, 2, true, false, 0.7).toEvent();
+        Event event = new InferenceStartEvent(here, "tiny", 4, 2, true, false, OptionalDouble.of(0.7)).toEvent();
 
         assertThat(event.layer()).isEqualTo("inference");
         assertThat(event.action()).isEqualTo("inference_start");
         assertThat(event.correlation()).isEqualTo(ctx.correlation());
         assertThat(event.timestamp()).isEqualTo(TestContexts.T0);
-        assertThat(event.data()).containsEntry("message_count", 4).containsEntry("tool_defs_count", 2)
+        assertThat(event.data()).containsEntry("model", "tiny").containsEntry("message_count", 4)
+                .containsEntry("tool_defs_count", 2)
                 .containsEntry("schema_present", true).containsEntry("grammar_present", false)
                 .containsEntry("temperature", 0.7);
     }
 
     @Test
-    void inferenceStartWithTheEnginesDefaultTemperatureHasNoTemperatureField() {
-        Event event = new InferenceStartEvent(here, 1, 0, false, false,
-                InferenceStartEvent.ENGINE_DEFAULT_TEMPERATURE).toEvent();
+    void inferenceStartWithTheEnginesDefaultTemperatureWritesTheTemperatureAsNull() {
+        Event event = new InferenceStartEvent(here, "tiny", 1, 0, false, false, OptionalDouble.empty()).toEvent();
 
-        assertThat(event.data()).doesNotContainKey("temperature").containsEntry("message_count", 1);
+        assertThat(event.data()).containsEntry("temperature", null).containsEntry("message_count", 1);
     }
 
     @Test
-    void inferenceEndCarriesItsDurationAndTheFinishReasonLabel() {
-        Event event = new InferenceEndEvent(here, 1_250, 300, 42, InferenceOutcome.of(FinishReason.TOOL_CALLS), 2)
-                .toEvent();
+    void inferenceEndCarriesItsDurationAndTheFinishReasonsWireName() {
+        Event event = InferenceEndEvent.returned(here, 1_250, 300, 42, FinishReason.TOOL_CALLS, 2).toEvent();
 
         assertThat(event.duration()).isEqualTo(Duration.ofMillis(1_250));
         assertThat(event.data()).containsEntry("duration_ms", 1_250L).containsEntry("tokens_in", 300)
-                .containsEntry("tokens_out", 42).containsEntry("finish_reason", "tool")
+                .containsEntry("tokens_out", 42).containsEntry("finish_reason", "tool_calls")
                 .containsEntry("tool_call_count", 2);
+        assertThat(event.error()).isEmpty();
     }
 
     @Test
-    void engineFinishReasonsMapOntoTheSpecificationsThreeValues() {
-        assertThat(InferenceOutcome.of(FinishReason.STOP).label()).isEqualTo("stop");
-        assertThat(InferenceOutcome.of(FinishReason.LENGTH).label()).isEqualTo("stop");
-        assertThat(InferenceOutcome.of(FinishReason.TOOL_CALLS).label()).isEqualTo("tool");
-        assertThat(InferenceOutcome.fromLabel("error")).isEqualTo(InferenceOutcome.ERROR);
+    void aCallCutAtTheTokenLimitEndsWithLengthAsTheEnginesResultSays() {
+        Event event = InferenceEndEvent.returned(here, 10, 3, 5, FinishReason.LENGTH, 0).toEvent();
+
+        assertThat(event.data()).containsEntry("finish_reason", "length");
+    }
+
+    @Test
+    void aFailedCallEndsWithErrorAndCarriesItsFailure() {
+        Event event = InferenceEndEvent.failed(here, 7,
+                PaganticException.of(ErrorCode.INFERENCE_ENGINE_ERROR, "HTTP 500")).toEvent();
+
+        assertThat(event.data()).containsEntry("finish_reason", "error").containsEntry("tokens_out", 0);
+        assertThat(event.error()).contains(new EventError("INFERENCE_ENGINE_ERROR", "HTTP 500"));
     }
 
     @Test
@@ -157,7 +168,7 @@ class SchemaEventTest {
     @Test
     void anEventLogRecordsASchemaEventAsItsGenericForm() {
         InMemoryEventLog log = EventLog.inMemory();
-        SchemaEvent start = new InferenceStartEvent(here, 1, 0, false, false, 0);
+        SchemaEvent start = new InferenceStartEvent(here, "tiny", 1, 0, false, false, OptionalDouble.of(0));
 
         log.record(start);
 

@@ -7,6 +7,7 @@ import dev.pagantic.core.ErrorCode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.slf4j.event.KeyValuePair;
 import org.slf4j.event.Level;
@@ -108,7 +109,8 @@ class Slf4jEventLogTest {
 
     @Test
     void theDefaultLogWritesThroughTheSlf4jBackendWithoutFailing() {
-        Slf4jEventLog.create().record(new InferenceStartEvent(EventContext.of(ctx), 2, 0, false, false, 0.2));
+        Slf4jEventLog.create().record(new InferenceStartEvent(EventContext.of(ctx), "tiny", 2, 0, false, false,
+                OptionalDouble.of(0.2)));
     }
 
     @Test

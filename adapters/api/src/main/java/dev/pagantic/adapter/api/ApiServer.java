@@ -15,9 +15,6 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
-import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.ServerConnector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -34,6 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -255,7 +255,7 @@ public final class ApiServer implements AutoCloseable {
             ctx.res().setHeader(REQUEST_ID_HEADER, requestId);
             Cancellation cancellation = new Cancellation();
             if (!call.stream()) {
-                SystemResponse response = execute(request, null, cancellation);
+                SystemResponse response = execute(request, StreamHandler.NOOP, cancellation);
                 if (response.error().isPresent()) {
                     sendError(ctx, Dialect.OPENAI, response.error().get());
                 } else {
@@ -296,7 +296,7 @@ public final class ApiServer implements AutoCloseable {
                     .traceId(parsed.traceId().isEmpty() ? traceId(ctx) : parsed.traceId())
                     .build());
             ctx.res().setHeader(REQUEST_ID_HEADER, request.requestId());
-            SystemResponse response = execute(request, null, new Cancellation());
+            SystemResponse response = execute(request, StreamHandler.NOOP, new Cancellation());
             int status = response.error().map(error -> HttpStatuses.of(error.code())).orElse(200);
             response.error().ifPresent(error -> retryAfter(ctx, error.code()));
             send(ctx, status, FacadeJson.toJson(response));

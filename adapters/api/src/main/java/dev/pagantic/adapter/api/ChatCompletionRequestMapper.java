@@ -38,17 +38,20 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code response_format}: {@code json_schema} selects {@link Mode#STRUCTURED} with the schema as the output
  *       contract; {@code text} is the default; {@code json_object} (JSON without a schema) is refused, since there is
  *       nothing to validate against.</li>
- *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens} (or the older {@code max_tokens}) become
- *       hints; {@code presence_penalty} and {@code frequency_penalty} engine options.</li>
- *   <li>Refused rather than ignored, because ignoring them would change the answer: {@code n} other than 1, stop
- *       sequences, {@code logprobs}, and llama-server's {@code grammar} extension. Other fields ({@code user}, {@code seed}, {@code metadata}, ...) are
- *       ignored.</li>
+ *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens} (or the older {@code max_tokens}),
+ *       {@code seed} and {@code stop} (a string or up to 4 strings) become the request's inference settings, which
+ *       reach the engine; {@code presence_penalty} and {@code frequency_penalty} engine options.</li>
+ *   <li>Refused rather than ignored, because ignoring them would change the answer: {@code n} other than 1,
+ *       {@code logprobs}, and llama-server's {@code grammar} extension. Other fields ({@code user}, {@code metadata},
+ *       ...) are ignored.</li>
  * </ul>
  * Failures are {@link ApiFailure}s (400) or the {@link PaganticException} of the facade type that refused a value.
  */
 final class ChatCompletionRequestMapper {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** The most stop sequences a request may give, as OpenAI allows. */
+    private static final int MAX_STOP = 4;
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
 
@@ -253,6 +256,12 @@ final class ChatCompletionRequestMapper {
                     "'" + tokensField + "' must be a positive integer");
             hints.maxTokens(tokens.intValue());
         }
+        if (body.hasNonNull("seed")) {
+            JsonNode seed = body.path("seed");
+            require(seed.isIntegralNumber() && seed.canConvertToLong(), "'seed' must be an integer");
+            hints.seed(seed.longValue());
+        }
+        hints.stop(stop(body.path("stop")));
         Map<String, Object> options = new LinkedHashMap<>();
         JsonNode toolChoice = body.path("tool_choice");
         if (!toolChoice.isMissingNode() && !toolChoice.isNull()) {
@@ -271,15 +280,31 @@ final class ChatCompletionRequestMapper {
         return hints.options(options).build();
     }
 
+    /** OpenAI's {@code stop}: a string or an array of up to 4 non-empty strings; none when absent. */
+    private static List<String> stop(JsonNode stop) {
+        if (stop.isMissingNode() || stop.isNull()) {
+            return List.of();
+        }
+        if (stop.isString()) {
+            require(!stop.stringValue().isEmpty(), "'stop' must not be empty");
+            return List.of(stop.stringValue());
+        }
+        require(stop.isArray() && stop.size() <= MAX_STOP, "'stop' must be a string or an array of at most " + MAX_STOP
+                + " strings");
+        List<String> strings = new ArrayList<>();
+        for (JsonNode text : stop) {
+            require(text.isString() && !text.stringValue().isEmpty(), "every stop sequence must be a non-empty string");
+            strings.add(text.stringValue());
+        }
+        return strings;
+    }
+
     private static void refuseUnsupported(JsonNode body) {
         JsonNode n = body.path("n");
         // canConvertToInt first: Jackson 3's intValue() throws for an integer beyond the int range, which escaped as
         // a 500 (ChatCompletionRequestFuzzTest's seed n-beyond-int-range).
         require(n.isMissingNode() || n.isNull() || (n.isIntegralNumber() && n.canConvertToInt() && n.intValue() == 1),
                 "'n' other than 1 is not supported: one choice per request");
-        JsonNode stop = body.path("stop");
-        require(stop.isMissingNode() || stop.isNull() || (stop.isArray() && stop.isEmpty()),
-                "stop sequences ('stop') are not supported");
         require(!body.path("logprobs").asBoolean(false), "'logprobs' is not supported");
         require(!body.has("grammar"), "a 'grammar' field (llama-server's extension) is not supported: constrain the "
                 + "output with response_format json_schema");

@@ -81,7 +81,7 @@ class ChatCompletionRequestMapperTest {
         assertThat(request.callerTools()).extracting(t -> t.name()).containsExactly("get_time", "ping");
         assertThat(request.callerTools().get(0).description()).isEqualTo("Now");
         assertThat(request.callerTools().get(0).parameters().toJsonSchema()).containsKey("properties");
-        assertThat(request.hints().options()).containsEntry("tool_choice", "required");
+        assertThat(request.hints().settings().options()).containsEntry("tool_choice", "required");
     }
 
     @Test
@@ -89,10 +89,32 @@ class ChatCompletionRequestMapperTest {
         SystemRequest request = map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"temperature\":0.3,"
                 + "\"top_p\":0.8,\"max_tokens\":10,\"max_completion_tokens\":20,\"presence_penalty\":0.5}").request();
 
-        assertThat(request.hints().temperature()).hasValue(0.3);
-        assertThat(request.hints().topP()).hasValue(0.8);
-        assertThat(request.hints().maxTokens()).isEqualTo(20);
-        assertThat(request.hints().options()).containsEntry("presence_penalty", 0.5);
+        assertThat(request.hints().settings().temperature()).hasValue(0.3);
+        assertThat(request.hints().settings().topP()).hasValue(0.8);
+        assertThat(request.hints().settings().maxTokens()).isEqualTo(20);
+        assertThat(request.hints().settings().options()).containsEntry("presence_penalty", 0.5);
+    }
+
+    @Test
+    void seedAndStopBecomeTheRequestsInferenceSettings() {
+        SystemRequest array = map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"seed\":42,"
+                + "\"stop\":[\"\\n\\n\",\"END\"]}").request();
+        SystemRequest single = map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"stop\":\"###\"}")
+                .request();
+
+        assertThat(array.hints().settings().seed()).hasValue(42L);
+        assertThat(array.hints().settings().stop()).containsExactly("\n\n", "END");
+        assertThat(single.hints().settings().stop()).containsExactly("###");
+        assertThat(single.hints().settings().seed()).isEmpty();
+    }
+
+    @Test
+    void aMalformedSeedOrStopIsABadRequest() {
+        for (String body : new String[] {"\"seed\":1.5", "\"seed\":\"42\"", "\"stop\":\"\"", "\"stop\":[1]",
+                "\"stop\":[\"a\",\"b\",\"c\",\"d\",\"e\"]"}) {
+            assertThatThrownBy(() -> map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}]," + body + "}"))
+                    .as(body).isInstanceOf(ApiFailure.class);
+        }
     }
 
     @Test

@@ -52,7 +52,24 @@ class ChatCompletionsTest {
             Request seen = engine.lastRequest().orElseThrow();
             assertThat(seen.messages()).extracting(Message::role).containsExactly(Role.SYSTEM, Role.USER);
             assertThat(seen.messages().get(1).content()).isEqualTo("Capital of France?");
-            assertThat(seen.maxTokens()).isEqualTo(64);
+            assertThat(seen.settings().maxTokens()).isEqualTo(64);
+        }
+    }
+
+    @Test
+    void seedAndStopReachTheEngineAndTheStopEndsTheAnswer() {
+        ScriptedEngine engine = ScriptedEngine.builder().reply("Paris. And then some more text.").build();
+        try (TestServer api = TestServer.start(engine)) {
+            HttpResponse<String> response = api.post("/v1/chat/completions",
+                    "{\"messages\":[{\"role\":\"user\",\"content\":\"Capital of France?\"}],\"seed\":42,"
+                            + "\"stop\":[\".\"]}");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(json(response).path("choices").path(0).path("message").path("content").asString())
+                    .isEqualTo("Paris");
+            Request seen = engine.lastRequest().orElseThrow();
+            assertThat(seen.settings().seed()).hasValue(42L);
+            assertThat(seen.settings().stop()).containsExactly(".");
         }
     }
 

@@ -126,9 +126,9 @@ abstract class ModelCommand implements Callable<Integer> {
     /** Prints a successful response in the plain rendering. */
     abstract void render(SystemResponse response);
 
-    /** Where streamed output goes; null (nowhere) by default, chat prints it as it comes. */
+    /** Where streamed output goes; nowhere ({@link StreamHandler#NOOP}) by default, chat prints it as it comes. */
     StreamHandler stream() {
-        return null;
+        return StreamHandler.NOOP;
     }
 
     /** Executes one request, prints its response or error, and the timeline with --verbose; returns the exit code. */
@@ -142,7 +142,7 @@ abstract class ModelCommand implements Callable<Integer> {
     }
 
     private int respondLocked(Orchestrator orchestrator, SystemRequest req, RequestTimelines timeline) {
-        SystemResponse response = orchestrator.execute(req, request.json() ? null : stream(),
+        SystemResponse response = orchestrator.execute(req, request.json() ? StreamHandler.NOOP : stream(),
                 invocation.cancellation());
         if (request.json()) {
             invocation.out().println(FacadeJson.toJson(response));

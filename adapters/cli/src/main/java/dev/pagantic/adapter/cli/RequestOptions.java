@@ -4,6 +4,8 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -25,6 +27,14 @@ public final class RequestOptions {
     @Option(names = "--top-p", paramLabel = "P", order = 13,
             description = "The nucleus sampling threshold in (0, 1] (default: the engine's).")
     private Double topP;
+
+    @Option(names = "--seed", paramLabel = "N", order = 14,
+            description = "The sampling seed, for reproducible sampling (default: none).")
+    private Long seed;
+
+    @Option(names = "--stop", paramLabel = "TEXT", order = 14,
+            description = "A string that ends the answer when the model writes it; repeatable (default: none).")
+    private List<String> stop = new ArrayList<>();
 
     @Option(names = "--timeout", paramLabel = "SECONDS", order = 14,
             description = "The deadline of each request, in seconds (fractions allowed); exit code 130 when it "
@@ -71,6 +81,10 @@ public final class RequestOptions {
         if (topP != null) {
             hints.topP(topP);
         }
+        if (seed != null) {
+            hints.seed(seed);
+        }
+        hints.stop(stop);
         if (timeoutSeconds != null) {
             if (!Double.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID,

@@ -21,7 +21,8 @@
  *       and exits with code 2: adapters do not depend on each other, so this one cannot start that one.</li>
  * </ul>
  * Options of every model-using command: {@code --system TEXT}, {@code --max-tokens N}, {@code --temperature T},
- * {@code --top-p P}, {@code --timeout SECONDS} (the request's deadline), {@code --json} (the whole
+ * {@code --top-p P}, {@code --seed N}, {@code --stop TEXT} (repeatable), {@code --timeout SECONDS} (the request's
+ * deadline), {@code --json} (the whole
  * {@code SystemResponse} in the facade's wire form, {@code FacadeJson.toJson}, instead of the plain rendering) and
  * {@code --verbose} (the request's event timeline on stderr after the response: one line per event with the time
  * since the first event, layer/action, the event's data, its duration and error). Every command has {@code --help};

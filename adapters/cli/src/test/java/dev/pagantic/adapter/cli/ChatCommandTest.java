@@ -71,9 +71,9 @@ class ChatCommandTest {
         assertThat(run.code()).isZero();
         Request request = engine.requests().get(0);
         assertThat(request.messages().get(0)).isEqualTo(Message.system("Be brief."));
-        assertThat(request.maxTokens()).isEqualTo(7);
-        assertThat(request.temperature()).hasValue(0.25);
-        assertThat(request.topP()).hasValue(0.5);
+        assertThat(request.settings().maxTokens()).isEqualTo(7);
+        assertThat(request.settings().temperature()).hasValue(0.25);
+        assertThat(request.settings().topP()).hasValue(0.5);
     }
 
     @Test
@@ -96,9 +96,9 @@ class ChatCommandTest {
                 "two");
 
         assertThat(run.code()).isZero();
-        // The infer event counts the messages sent: 1 in turn one, 3 (user, assistant, user) in turn two.
-        assertThat(run.err()).containsSubsequence("orchestrate/infer", "messages=1", "orchestrate/infer",
-                "messages=3");
+        // The inference_start event counts the messages sent: 1 in turn one, 3 (user, assistant, user) in turn two.
+        assertThat(run.err()).containsSubsequence("inference/inference_start", "message_count=1",
+                "inference/inference_start", "message_count=3");
     }
 
     @Test

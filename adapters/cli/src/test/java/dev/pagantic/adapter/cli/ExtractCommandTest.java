@@ -19,7 +19,7 @@ class ExtractCommandTest {
         Cli.Run run = Cli.run("extract", "--scripted", "{\"name\": \"Ann\"}", "--schema-inline", NAME_SCHEMA,
                 "Who wrote it?");
 
-        assertThat(run.code()).isZero();
+        assertThat(run.code()).as(run.err()).isZero();
         assertThat(run.out()).isEqualTo("{" + System.lineSeparator() + "  \"name\" : \"Ann\"" + System.lineSeparator()
                 + "}" + System.lineSeparator());
         assertThat(run.err()).isEmpty();

@@ -7,6 +7,7 @@ import dev.pagantic.testkit.ScriptedEngine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +43,37 @@ class PlanCommandTest {
         assertThat(run.code()).isZero();
         assertThat(run.out()).contains("[outline] first", "[story] second").endsWith("second"
                 + System.lineSeparator());
+    }
+
+    @Test
+    void maxTokensBoundsEveryInferenceStepOfThePlanAsItDoesInChat(@TempDir Path dir) throws IOException {
+        Path plan = Files.writeString(dir.resolve("plan.json"), TWO_INFER_STEPS);
+        ScriptedEngine engine = ScriptedEngine.replying("one two three four five six seven",
+                "eight nine ten eleven twelve thirteen");
+
+        Cli.Run run = Cli.runWithEngine(engine, "", "plan", "--plan", plan.toString(), "--max-tokens", "3", "go");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(engine.requests()).allSatisfy(request -> assertThat(request.settings().maxTokens()).isEqualTo(3));
+        assertThat(run.out()).contains("[outline] one two three" + System.lineSeparator(),
+                "[story] eight nine ten" + System.lineSeparator());
+    }
+
+    @Test
+    void theVerboseTimelineIsInTimeOrderWithOneFinishReasonPerInference(@TempDir Path dir) throws IOException {
+        Path plan = Files.writeString(dir.resolve("plan.json"), TWO_INFER_STEPS);
+
+        Cli.Run run = Cli.run("--scripted", "first", "--scripted", "second", "plan", "--plan", plan.toString(), "-v",
+                "go");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        List<String> events = run.err().lines().filter(line -> line.contains(" ms  ")).toList();
+        List<Long> offsets = events.stream().map(line -> Long.parseLong(line.strip().split(" ")[0])).toList();
+        assertThat(offsets).isSorted();
+        assertThat(events.stream().filter(line -> line.contains("finish_reason="))).hasSize(2);
+        // each step's inference starts inside the step: plan_step start, inference start and end, then the step event
+        assertThat(run.err()).containsSubsequence("inference/inference_start", "step_name=outline",
+                "inference/inference_end", "inference/inference_start", "step_name=story", "inference/inference_end");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.pagantic.adapter.temporal;
 
 import dev.pagantic.core.Cancellation;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.facade.FacadeJson;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.SystemRequest;
@@ -105,7 +106,7 @@ final class InvocationActivitiesImpl implements InvocationActivities, AutoClosea
         RuntimeException thrown = null;
         try {
             try {
-                response = orchestrator.execute(run, null, over);
+                response = orchestrator.execute(run, StreamHandler.NOOP, over);
             } catch (RuntimeException e) {
                 // The orchestrator answers most failures with an error response, but some paths let the exception
                 // that abandons the run (ReplayInterceptor.Suspended) through.

@@ -1,10 +1,10 @@
 package dev.pagantic.adapter.tui;
 
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.inference.StreamHandler;
-import dev.pagantic.orchestrate.facade.FinishReason;
 import dev.pagantic.orchestrate.facade.SystemError;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.orchestrate.facade.ToolCallRecord;

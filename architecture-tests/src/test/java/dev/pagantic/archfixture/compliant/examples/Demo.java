@@ -2,7 +2,7 @@ package dev.pagantic.archfixture.compliant.examples;
 
 import dev.pagantic.archfixture.compliant.context.ContextBuilder;
 import dev.pagantic.archfixture.compliant.engine.fake.FakeEngine;
-import dev.pagantic.archfixture.compliant.orchestrate.AgentLoop;
+import dev.pagantic.archfixture.compliant.orchestrate.agent.AgentLoop;
 import dev.pagantic.archfixture.compliant.orchestrate.spi.StepInterceptor;
 import java.util.function.Supplier;
 

@@ -6,11 +6,11 @@ import de.kherud.llama.LlamaModel;
 import de.kherud.llama.LlamaOutput;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
@@ -48,7 +48,7 @@ final class Generation {
     }
 
     Result run() {
-        RequestOptions options = RequestOptions.of(request.options());
+        RequestOptions options = RequestOptions.of(request.settings().options());
         List<ToolDefinition> tools = options.toolChoice() == RequestOptions.ToolChoice.NONE ? List.of()
                 : request.tools();
         GbnfGrammar grammar = grammar(tools, options);
@@ -58,7 +58,7 @@ final class Generation {
             int promptTokens = tokensThatFit(llama, "the prompt", prompt, contextWindow - MIN_ANSWER_TOKENS,
                     contextWindow);
             int budget = contextWindow - promptTokens;
-            int limit = request.maxTokens() > 0 ? Math.min(request.maxTokens(), budget) : budget;
+            int limit = request.settings().hasMaxTokens() ? Math.min(request.settings().maxTokens(), budget) : budget;
             InferenceParameters parameters = parameters(prompt, limit, grammar, options);
             return generate(llama, parameters, promptTokens, limit, grammar, !tools.isEmpty());
         });
@@ -72,7 +72,7 @@ final class Generation {
                     + "its output with a grammar or schema (set option tool_choice to none to drop the tools)");
         }
         if (request.hasGrammar()) {
-            return GbnfGrammar.parse(request.grammar());
+            return request.grammar().get();
         }
         if (request.schema().isPresent()) {
             return GbnfGrammar.fromSchema(request.schema().get());
@@ -107,11 +107,11 @@ final class Generation {
 
     private InferenceParameters parameters(String prompt, int limit, GbnfGrammar grammar, RequestOptions options) {
         InferenceParameters parameters = new InferenceParameters(prompt).setNPredict(limit);
-        request.temperature().ifPresent(t -> parameters.setTemperature((float) t));
-        request.topP().ifPresent(p -> parameters.setTopP((float) p));
-        request.seed().ifPresent(seed -> parameters.setSeed(Long.hashCode(seed) & Integer.MAX_VALUE));
-        if (!request.stop().isEmpty()) {
-            parameters.setStopStrings(request.stop().toArray(String[]::new));
+        request.settings().temperature().ifPresent(t -> parameters.setTemperature((float) t));
+        request.settings().topP().ifPresent(p -> parameters.setTopP((float) p));
+        request.settings().seed().ifPresent(seed -> parameters.setSeed(Long.hashCode(seed) & Integer.MAX_VALUE));
+        if (!request.settings().stop().isEmpty()) {
+            parameters.setStopStrings(request.settings().stop().toArray(String[]::new));
         }
         if (grammar != null) {
             parameters.setGrammar(grammar.text());

@@ -325,7 +325,8 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
 
         private static ModelInfo modelInfo(ModelSpec spec) {
             List<Capability> capabilities = new ArrayList<>(List.of(Capability.GRAMMAR, Capability.SCHEMA,
-                    Capability.TOOLS, Capability.STREAMING, Capability.TOKEN_COUNTING));
+                    Capability.TOOLS, Capability.STREAMING, Capability.TOKEN_COUNTING, Capability.SEED,
+                    Capability.STOP));
             if (spec.embeddings()) {
                 capabilities.add(Capability.EMBEDDINGS);
             }

@@ -38,14 +38,14 @@ final class NativeInputGuard {
      *                           {@code CONFIG_GRAMMAR_INVALID} for a grammar native code cannot take
      */
     static void requireSafe(Request request) {
-        request.temperature().ifPresent(t -> {
+        request.settings().temperature().ifPresent(t -> {
             if (!Float.isFinite((float) t)) {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "temperature " + t + " is beyond the "
                         + "float range of the llama.cpp sampler").detail("temperature", t).build();
             }
         });
         if (request.hasGrammar()) {
-            requireSafeGrammar(request.grammar());
+            requireSafeGrammar(request.grammar().get().text());
         }
     }
 

@@ -55,7 +55,8 @@ final class ChatCall {
     private final Wiring wiring;
     private final CallContext context;
     private final Request request;
-    private final StreamHandler handler; // null: not streamed
+    private final StreamHandler handler; // NOOP: not streamed
+    private final boolean streamed;
     private boolean readingBody;
 
     ChatCall(Wiring wiring, CallContext context, Request request, StreamHandler handler) {
@@ -63,12 +64,13 @@ final class ChatCall {
         this.context = context;
         this.request = request;
         this.handler = handler;
+        this.streamed = handler != StreamHandler.NOOP;
     }
 
     Result run() {
         byte[] body;
         try {
-            body = wiring.encoder().encode(request, handler != null);
+            body = wiring.encoder().encode(request, streamed);
         } catch (PaganticException invalid) {
             throw wiring.failures().withEndpoint(invalid);
         }
@@ -83,7 +85,7 @@ final class ChatCall {
         try {
             timer = scheduleTimeout(exchange);
             LOG.debug("POST {} ({} messages, stream {})", wiring.endpoint(), request.messages().size(),
-                    handler != null);
+                    streamed);
             HttpResponse<InputStream> response = exchange.send(wiring.client(), httpRequest(body));
             return answer(response, started);
         } catch (Delivery.HandlerFailure failure) {
@@ -123,7 +125,7 @@ final class ChatCall {
         HttpRequest.Builder builder = HttpRequest.newBuilder(wiring.endpoint())
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .header("Content-Type", "application/json")
-                .header("Accept", handler != null ? "text/event-stream" : "application/json");
+                .header("Accept", streamed ? "text/event-stream" : "application/json");
         wiring.headers().forEach(builder::setHeader);
         return builder.build();
     }
@@ -136,7 +138,7 @@ final class ChatCall {
             throw wiring.failures().fromStatus(status, response.headers(), error, Instant.now());
         }
         readingBody = true;
-        Delivery delivery = new Delivery(handler != null ? handler : StreamHandler.NOOP, context);
+        Delivery delivery = new Delivery(handler, context);
         boolean eventStream = response.headers().firstValue("Content-Type")
                 .map(type -> type.toLowerCase(Locale.ROOT).startsWith("text/event-stream")).orElse(false);
         if (eventStream) {
@@ -147,7 +149,7 @@ final class ChatCall {
         context.throwIfDone();
         JsonNode root = wiring.decoder().parseObject(text, "the answer");
         Result result = wiring.decoder().decode(root, request, context, elapsed(started));
-        return handler != null ? delivery.whole(result) : result;
+        return streamed ? delivery.whole(result) : result;
     }
 
     private Result streamed(InputStream body, Delivery delivery, long started) throws IOException {

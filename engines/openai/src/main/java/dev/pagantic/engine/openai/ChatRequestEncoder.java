@@ -5,6 +5,7 @@ import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.InferenceSettings;
 import dev.pagantic.inference.Request;
 import java.util.HashSet;
 import java.util.Map;
@@ -63,7 +64,7 @@ final class ChatRequestEncoder {
         // A server that honours both refuses both at once (llama-server); the grammar is the more specific one.
         boolean sendGrammar = request.hasGrammar() && mode == ConstraintMode.GRAMMAR;
         if (sendGrammar) {
-            body.put("grammar", request.grammar());
+            body.put("grammar", request.grammar().orElseThrow().text());
         } else if (request.schema().isPresent()) {
             ObjectNode schema = body.putObject("response_format").put("type", "json_schema")
                     .putObject("json_schema");
@@ -71,15 +72,16 @@ final class ChatRequestEncoder {
             schema.set("schema", json.valueToTree(request.schema().get().toJsonSchema()));
             schema.put("strict", true);
         }
-        request.temperature().ifPresent(value -> body.put("temperature", value));
-        request.topP().ifPresent(value -> body.put("top_p", value));
-        if (request.maxTokens() > 0) {
-            body.put("max_tokens", request.maxTokens());
+        InferenceSettings settings = request.settings();
+        settings.temperature().ifPresent(value -> body.put("temperature", value));
+        settings.topP().ifPresent(value -> body.put("top_p", value));
+        if (settings.hasMaxTokens()) {
+            body.put("max_tokens", settings.maxTokens());
         }
-        request.seed().ifPresent(value -> body.put("seed", value));
-        if (!request.stop().isEmpty()) {
+        settings.seed().ifPresent(value -> body.put("seed", value));
+        if (!settings.stop().isEmpty()) {
             ArrayNode stop = body.putArray("stop");
-            request.stop().forEach(stop::add);
+            settings.stop().forEach(stop::add);
         }
         body.put("stream", stream);
         if (stream) {
@@ -87,7 +89,7 @@ final class ChatRequestEncoder {
         }
         Set<String> typed = new HashSet<>();
         body.propertyNames().forEach(typed::add);
-        for (Map.Entry<String, Object> option : request.options().entrySet()) {
+        for (Map.Entry<String, Object> option : settings.options().entrySet()) {
             String key = option.getKey();
             if (RESERVED.contains(key)) {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option '" + key

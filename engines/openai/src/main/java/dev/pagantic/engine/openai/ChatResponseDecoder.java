@@ -1,9 +1,9 @@
 package dev.pagantic.engine.openai;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.TokenCounter;

@@ -44,7 +44,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <h2>A call</h2>
  * The request becomes a chat completions body (messages with tool calls and results, tools, {@code response_format}
  * for a schema, {@code grammar} in {@link ConstraintMode#GRAMMAR} mode, sampling fields, and the request's options as
- * top-level fields). Without a handler the call is {@code stream: false}; with one it streams server-sent events,
+ * top-level fields). With {@code StreamHandler.NOOP} (or without a handler) the call is {@code stream: false}; with one
+ * it streams server-sent events,
  * delivering content and reasoning deltas as they arrive and each tool call, complete, at the end. Requests needing
  * a capability the engine does not declare are refused with {@code CONFIG_UNSUPPORTED_CAPABILITY} before anything is
  * sent.
@@ -88,7 +89,7 @@ public final class OpenAiCompatibleEngine implements Engine {
     private OpenAiCompatibleEngine(Builder builder, URI endpoint, Map<String, String> headers) {
         this.endpoint = endpoint;
         this.constraintMode = builder.constraintMode;
-        Set<Capability> capabilities = EnumSet.of(Capability.STREAMING);
+        Set<Capability> capabilities = EnumSet.of(Capability.STREAMING, Capability.SEED, Capability.STOP);
         if (builder.tools) {
             capabilities.add(Capability.TOOLS);
         }
@@ -123,17 +124,18 @@ public final class OpenAiCompatibleEngine implements Engine {
 
     @Override
     public Result infer(CallContext context, Request request) {
-        return call(context, request, null);
+        return call(context, request, StreamHandler.NOOP);
     }
 
     /**
      * {@inheritDoc}
      *
-     * <p>Streams the answer ({@code stream: true}); a null handler makes an unstreamed call.
+     * <p>Streams the answer ({@code stream: true}); {@link StreamHandler#NOOP}, which nobody listens to, makes an
+     * unstreamed call.
      */
     @Override
     public Result infer(CallContext context, Request request, StreamHandler handler) {
-        return call(context, request, handler);
+        return call(context, request, Objects.requireNonNull(handler, "handler"));
     }
 
     private Result call(CallContext context, Request request, StreamHandler handler) {

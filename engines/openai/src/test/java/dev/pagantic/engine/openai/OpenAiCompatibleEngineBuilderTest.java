@@ -92,15 +92,15 @@ class OpenAiCompatibleEngineBuilderTest {
             assertThat(info.contextWindow()).isEqualTo(OpenAiCompatibleEngine.DEFAULT_CONTEXT_WINDOW).isEqualTo(8192);
             assertThat(engine.constraintMode()).isEqualTo(ConstraintMode.JSON_SCHEMA);
             assertThat(info.capabilities()).containsExactlyInAnyOrder(Capability.SCHEMA, Capability.TOOLS,
-                    Capability.STREAMING);
+                    Capability.STREAMING, Capability.SEED, Capability.STOP);
         }
     }
 
     @ParameterizedTest
     @CsvSource({
-        "GRAMMAR, GRAMMAR SCHEMA TOOLS STREAMING",
-        "JSON_SCHEMA, SCHEMA TOOLS STREAMING",
-        "PROMPT_ONLY, TOOLS STREAMING"
+        "GRAMMAR, GRAMMAR SCHEMA TOOLS STREAMING SEED STOP",
+        "JSON_SCHEMA, SCHEMA TOOLS STREAMING SEED STOP",
+        "PROMPT_ONLY, TOOLS STREAMING SEED STOP"
     })
     void eachConstraintModeDeclaresWhatTheServerEnforces(ConstraintMode mode, String declared) {
         try (OpenAiCompatibleEngine engine = valid().constraintMode(mode).contextWindow(32768).build()) {

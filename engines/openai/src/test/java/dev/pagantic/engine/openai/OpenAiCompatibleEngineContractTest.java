@@ -34,6 +34,8 @@ class OpenAiCompatibleEngineContractTest extends EngineContractTest {
             case TOOL_CALL -> StubModel.says("").calling("get_weather", "{\"city\": \"Paris\"}");
             // a grammar the server never received would leave the model free to say something else
             case GRAMMAR -> StubModel.says(request.json().path("grammar").asString("").isEmpty() ? "maybe" : "yes");
+            // a stop string the server never received would let the model go on past it
+            case STOP -> StubModel.says(request.json().path("stop").isArray() ? "Hello" : GREETING);
             case BACKEND_FAILURE -> StubServer.error(500, "the model crashed");
             default -> StubModel.says(GREETING);
         });

@@ -223,13 +223,18 @@ class RequestMappingTest {
     }
 
     @Test
-    void aCallWithoutAHandlerIsNotStreamedAndOneWithAHandlerAsksForUsage() {
+    void aCallWithoutAHandlerOrWithTheNoOpHandlerIsNotStreamedAndOneWithAHandlerAsksForUsage() {
         JsonNode whole = sent(Request.of("hi"));
         assertThat(whole.path("stream").asBoolean(true)).isFalse();
         assertThat(whole.has("stream_options")).isFalse();
 
         try (OpenAiCompatibleEngine engine = on(server).build()) {
             engine.infer(CallContext.background(), Request.of("hi"), StreamHandler.NOOP);
+        }
+        assertThat(server.lastRequest().json().path("stream").asBoolean(true)).isFalse();
+
+        try (OpenAiCompatibleEngine engine = on(server).build()) {
+            engine.infer(CallContext.background(), Request.of("hi"), StreamHandler.onContent(delta -> { }));
         }
         JsonNode streamed = server.lastRequest().json();
         assertThat(streamed.path("stream").asBoolean(false)).isTrue();

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
-import dev.pagantic.inference.FinishReason;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import java.time.Duration;

@@ -82,7 +82,7 @@ public final class RoutingEngine implements Engine {
     /** Routes the call to one replica, failing over once as described in the class comment. */
     @Override
     public Result infer(CallContext context, Request request) {
-        return route(context, request, null);
+        return route(context, request, StreamHandler.NOOP);
     }
 
     /**
@@ -91,9 +91,7 @@ public final class RoutingEngine implements Engine {
      */
     @Override
     public Result infer(CallContext context, Request request, StreamHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        // Output given to the no-op handler reaches nobody, so such a call can always fail over.
-        return route(context, request, handler == StreamHandler.NOOP ? null : handler);
+        return route(context, request, Objects.requireNonNull(handler, "handler"));
     }
 
     /**
@@ -164,11 +162,12 @@ public final class RoutingEngine implements Engine {
         info.requireSupported(request);
 
         ReplicaPool.Lease first = pool.acquire(-1).orElseThrow(); // never empty: there is a replica, none excluded
-        DeliveryTracker tracker = handler == null ? null : new DeliveryTracker(handler);
+        // Output given to the no-op handler reaches nobody: such a call is unstreamed and can always fail over.
+        StreamHandler delivering = handler == StreamHandler.NOOP ? handler : new DeliveryTracker(handler);
         try {
-            return run(first, context, request, tracker);
+            return run(first, context, request, delivering);
         } catch (PaganticException failure) {
-            if (!mayFailOver(failure, tracker, context)) {
+            if (!mayFailOver(failure, delivering, context)) {
                 throw failure;
             }
             Optional<ReplicaPool.Lease> second = pool.acquire(first.index());
@@ -195,7 +194,7 @@ public final class RoutingEngine implements Engine {
     private Result run(ReplicaPool.Lease lease, CallContext context, Request request, StreamHandler handler) {
         ReplicaPool.Outcome outcome = ReplicaPool.Outcome.NEUTRAL;
         try {
-            Result result = handler == null
+            Result result = handler == StreamHandler.NOOP
                     ? lease.engine().infer(context, request)
                     : lease.engine().infer(context, request, handler);
             outcome = ReplicaPool.Outcome.SUCCESS;
@@ -214,9 +213,9 @@ public final class RoutingEngine implements Engine {
      * The failover rule: a retryable inference failure, failover enabled, nothing streamed to the caller yet, and a
      * caller still waiting (a retry of a cancelled or expired call would only fail again).
      */
-    private boolean mayFailOver(PaganticException failure, DeliveryTracker tracker, CallContext context) {
-        return failover && isReplicaFailure(failure) && (tracker == null || !tracker.delivered())
-                && !context.isDone();
+    private boolean mayFailOver(PaganticException failure, StreamHandler delivering, CallContext context) {
+        boolean delivered = delivering instanceof DeliveryTracker tracker && tracker.delivered();
+        return failover && isReplicaFailure(failure) && !delivered && !context.isDone();
     }
 
     /** A failure that another replica may not have: retryable and of the inference category. */

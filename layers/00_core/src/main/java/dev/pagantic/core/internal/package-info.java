@@ -7,4 +7,7 @@
  * caller's mutable collection. It lives here rather than in {@code dev.pagantic.core} so that the public vocabulary
  * stays small; like the rest of core it depends on the JDK only.
  */
+@NullMarked
 package dev.pagantic.core.internal;
+
+import org.jspecify.annotations.NullMarked;

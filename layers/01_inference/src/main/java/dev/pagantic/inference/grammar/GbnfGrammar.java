@@ -136,6 +136,17 @@ public final class GbnfGrammar {
         }
     }
 
+    /** Grammars are equal when their source texts are: a request holding a grammar is a value. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof GbnfGrammar grammar && text.equals(grammar.text);
+    }
+
+    @Override
+    public int hashCode() {
+        return text.hashCode();
+    }
+
     @Override
     public String toString() {
         return "GbnfGrammar" + ruleNames();

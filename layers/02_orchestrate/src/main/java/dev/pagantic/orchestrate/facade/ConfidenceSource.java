@@ -1,5 +1,9 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.invalid;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
+import dev.pagantic.core.Preconditions;
 import java.util.Locale;
 
 /**
@@ -31,14 +35,14 @@ public enum ConfidenceSource {
      * @throws dev.pagantic.core.PaganticException {@code CONFIG_INVALID} for an unknown name
      */
     public static ConfidenceSource fromWireName(String name) {
-        Checks.notNull(name, "confidence source");
+        requireNonNull(name, "confidence source");
         String wanted = name.strip().toLowerCase(Locale.ROOT);
         for (ConfidenceSource source : values()) {
             if (source.wireName.equals(wanted)) {
                 return source;
             }
         }
-        throw Checks.invalid("unknown confidence source '" + name + "': expected voting, validation or retrieval");
+        throw invalid("unknown confidence source '" + name + "': expected voting, validation or retrieval");
     }
 
     @Override

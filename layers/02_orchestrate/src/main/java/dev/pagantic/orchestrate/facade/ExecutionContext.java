@@ -1,8 +1,8 @@
 package dev.pagantic.orchestrate.facade;
 
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
-import dev.pagantic.orchestrate.CandidateIR;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
 import dev.pagantic.orchestrate.lifecycle.ExecutionState;
 import java.time.Instant;
@@ -29,7 +29,7 @@ public final class ExecutionContext {
     private final Instant startedAt;
     private final ExecutionLifecycle lifecycle;
     private volatile List<String> selectedTools = List.of();
-    private volatile List<CandidateIR> candidates = List.of();
+    private volatile List<Candidate> candidates = List.of();
     private final Map<String, Object> metadata = new LinkedHashMap<>();
 
     ExecutionContext(SystemRequest request, Instant startedAt, ExecutionLifecycle lifecycle) {
@@ -77,7 +77,7 @@ public final class ExecutionContext {
     }
 
     /** The current candidate set: the replicas' outputs in redundant mode, the last candidates step's in plan mode. */
-    public List<CandidateIR> candidates() {
+    public List<Candidate> candidates() {
         return candidates;
     }
 
@@ -102,7 +102,7 @@ public final class ExecutionContext {
         this.selectedTools = List.copyOf(names);
     }
 
-    void candidates(List<CandidateIR> values) {
+    void candidates(List<Candidate> values) {
         this.candidates = List.copyOf(values);
     }
 

@@ -1,13 +1,19 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.Role;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.InferenceSettings;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,12 +33,14 @@ import tools.jackson.databind.node.ObjectNode;
  * <pre>{@code
  * {"request_id": "", "session_id": "s-1", "trace_id": "", "mode": "structured",
  *  "messages": [{"role": "user", "content": "Analyze: great product!"}],
- *  "hints": {"max_tokens": 256, "timeout_ms": 30000, "temperature": 0.2, "top_p": 0.9, "options": {}},
+ *  "hints": {"max_tokens": 256, "timeout_ms": 30000, "temperature": 0.2, "top_p": 0.9, "seed": 42,
+ *            "stop": ["\n\n"], "options": {}},
  *  "output": {"schema": {"type": "object", ...}, "grammar": "root ::= ...", "repair_allowed": true,
  *             "strict_validation": true},
  *  "tools": ["search"],
  *  "caller_tools": [{"name": "get_time", "description": "...", "parameters": {"type": "object"}}],
- *  "directive": {"iterations": 1, "primary": "small", "review": "large", "voters": ["a", "b"], "min_weight": 0}}
+ *  "directive": {"iterations": 1, "primary": "small", "review": "large", "voters": ["a", "b"], "min_weight": 0,
+ *                "max_voters": 3}}
  * }</pre>
  * Every field but {@code messages} is optional. A message is {@code {"role", "content", "tool_calls": [{"id", "name",
  * "arguments"}], "tool_call_id", "name"}}. A response has {@code request_id}, {@code session_id}, {@code content},
@@ -56,9 +64,9 @@ public final class FacadeJson {
      *                           wrong type, an unknown mode or role, an unsupported schema keyword)
      */
     public static SystemRequest requestFromJson(String json) {
-        Checks.notNull(json, "json");
+        requireNonNull(json, "json");
         JsonNode root = read(json);
-        Checks.require(root.isObject(), "a request is a JSON object");
+        require(root.isObject(), "a request is a JSON object");
         SystemRequest.Builder request = SystemRequest.builder()
                 .requestId(text(root, "request_id"))
                 .sessionId(text(root, "session_id"))
@@ -69,7 +77,7 @@ public final class FacadeJson {
                 .output(output(root.path("output")));
         root.path("tools").forEach(name -> {
             // asString() throws Jackson's own exception for an object: refuse it as the envelope error it is
-            Checks.require(name.isString(), "a tool whitelist entry is a tool name (a JSON string)");
+            require(name.isString(), "a tool whitelist entry is a tool name (a JSON string)");
             request.tools(name.stringValue());
         });
         root.path("caller_tools").forEach(tool -> request.callerTool(toolDefinition(tool)));
@@ -85,12 +93,17 @@ public final class FacadeJson {
                 .put("trace_id", request.traceId())
                 .put("mode", request.mode().wireName());
         root.set("messages", messagesNode(request.messages()));
-        ExecutionHints hints = request.hints();
-        ObjectNode hintsNode = root.putObject("hints").put("max_tokens", hints.maxTokens())
-                .put("timeout_ms", hints.timeout().toMillis());
-        hints.temperature().ifPresent(t -> hintsNode.put("temperature", t));
-        hints.topP().ifPresent(p -> hintsNode.put("top_p", p));
-        hintsNode.set("options", JSON.valueToTree(hints.options()));
+        InferenceSettings settings = request.hints().settings();
+        ObjectNode hintsNode = root.putObject("hints").put("max_tokens", settings.maxTokens())
+                .put("timeout_ms", request.hints().timeout().toMillis());
+        settings.temperature().ifPresent(t -> hintsNode.put("temperature", t));
+        settings.topP().ifPresent(p -> hintsNode.put("top_p", p));
+        settings.seed().ifPresent(seed -> hintsNode.put("seed", seed));
+        if (!settings.stop().isEmpty()) {
+            ArrayNode stop = hintsNode.putArray("stop");
+            settings.stop().forEach(stop::add);
+        }
+        hintsNode.set("options", JSON.valueToTree(settings.options()));
         ObjectNode output = root.putObject("output").put("repair_allowed", request.output().repairAllowed())
                 .put("strict_validation", request.output().strictValidation());
         request.output().schema().ifPresent(schema -> output.set("schema", JSON.valueToTree(schema.toJsonSchema())));
@@ -128,9 +141,9 @@ public final class FacadeJson {
      * @throws PaganticException {@code CONFIG_INVALID} for text that is not such an array
      */
     public static List<Message> messagesFromJson(String json) {
-        Checks.notNull(json, "json");
+        requireNonNull(json, "json");
         JsonNode root = read(json);
-        Checks.require(root.isArray(), "messages are a JSON array");
+        require(root.isArray(), "messages are a JSON array");
         return messages(root);
     }
 
@@ -139,7 +152,7 @@ public final class FacadeJson {
     private static List<Message> messages(JsonNode array) {
         List<Message> messages = new ArrayList<>();
         for (JsonNode node : array) {
-            Checks.require(node.isObject(), "a message is a JSON object");
+            require(node.isObject(), "a message is a JSON object");
             Role role = Role.fromWireName(text(node, "role"));
             List<ToolCall> calls = new ArrayList<>();
             node.path("tool_calls").forEach(call -> calls.add(ToolCall.of(text(call, "id"), text(call, "name"),
@@ -161,6 +174,21 @@ public final class FacadeJson {
         if (node.hasNonNull("top_p")) {
             hints.topP(number(node, "top_p"));
         }
+        if (node.hasNonNull("seed")) {
+            JsonNode seed = node.path("seed");
+            require(seed.isIntegralNumber() && seed.canConvertToLong(), "field 'seed' must be an integer");
+            hints.seed(seed.longValue());
+        }
+        JsonNode stop = node.path("stop");
+        if (!stop.isMissingNode() && !stop.isNull()) {
+            require(stop.isArray(), "field 'stop' must be an array of strings");
+            List<String> strings = new ArrayList<>();
+            stop.forEach(text -> {
+                require(text.isString(), "a stop string must be a string");
+                strings.add(text.stringValue());
+            });
+            hints.stop(strings);
+        }
         return hints.build();
     }
 
@@ -168,7 +196,7 @@ public final class FacadeJson {
         if (node.isMissingNode() || node.isNull()) {
             return OutputContract.none();
         }
-        Checks.require(!node.has("grammar_file"), "a grammar file cannot be named in a request; send the grammar");
+        require(!node.has("grammar_file"), "a grammar file cannot be named in a request; send the grammar");
         OutputContract.Builder output = OutputContract.builder()
                 .repairAllowed(node.path("repair_allowed").asBoolean(true))
                 .strictValidation(node.path("strict_validation").asBoolean(true));
@@ -266,19 +294,22 @@ public final class FacadeJson {
         if (node.isMissingNode() || node.isNull()) {
             return Directive.NONE;
         }
-        Checks.require(node.isObject(), "field 'directive' must be an object");
+        require(node.isObject(), "field 'directive' must be an object");
         Directive.Builder directive = Directive.builder()
                 .iterations(integer(node, "iterations"))
                 .minWeight(integer(node, "min_weight"));
+        if (node.hasNonNull("max_voters")) {
+            directive.maxVoters(integer(node, "max_voters"));
+        }
         String primary = text(node, "primary");
         String review = text(node, "review");
         directive.primary(primary.isEmpty() ? null : primary).review(review.isEmpty() ? null : review);
         JsonNode voters = node.path("voters");
-        Checks.require(voters.isMissingNode() || voters.isNull() || voters.isArray(),
+        require(voters.isMissingNode() || voters.isNull() || voters.isArray(),
                 "field 'voters' must be an array of engine ids");
         List<String> ids = new ArrayList<>();
         voters.forEach(id -> {
-            Checks.require(id.isString(), "a voter id must be a string");
+            require(id.isString(), "a voter id must be a string");
             ids.add(id.stringValue());
         });
         return directive.voters(ids).build();
@@ -291,6 +322,7 @@ public final class FacadeJson {
         ArrayNode voters = node.putArray("voters");
         directive.voters().forEach(voters::add);
         node.put("min_weight", directive.minWeight());
+        node.put("max_voters", directive.maxVoters());
         return node;
     }
 
@@ -299,7 +331,7 @@ public final class FacadeJson {
         if (value.isMissingNode() || value.isNull()) {
             return 0;
         }
-        Checks.require(value.isIntegralNumber() && value.canConvertToInt(), "field '" + field
+        require(value.isIntegralNumber() && value.canConvertToInt(), "field '" + field
                 + "' must be an integer");
         return value.intValue();
     }
@@ -320,13 +352,13 @@ public final class FacadeJson {
         if (value.isMissingNode() || value.isNull()) {
             return "";
         }
-        Checks.require(value.isString(), "field '" + field + "' must be a string");
+        require(value.isString(), "field '" + field + "' must be a string");
         return value.stringValue();
     }
 
     private static double number(JsonNode node, String field) {
         JsonNode value = node.path(field);
-        Checks.require(value.isNumber(), "field '" + field + "' must be a number");
+        require(value.isNumber(), "field '" + field + "' must be a number");
         return value.doubleValue();
     }
 
@@ -334,7 +366,7 @@ public final class FacadeJson {
         if (node.isMissingNode() || node.isNull()) {
             return new LinkedHashMap<>();
         }
-        Checks.require(node.isObject(), "expected a JSON object: ", node);
+        require(node.isObject(), "expected a JSON object: ", node);
         return JSON.convertValue(node, OBJECT);
     }
 }

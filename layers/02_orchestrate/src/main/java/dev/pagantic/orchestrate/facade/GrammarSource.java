@@ -1,7 +1,11 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.requireNonNull;
+import static dev.pagantic.core.Preconditions.requireText;
+
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Preconditions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +44,7 @@ public sealed interface GrammarSource permits GrammarSource.Inline, GrammarSourc
      */
     record Inline(String text) implements GrammarSource {
         public Inline {
-            Checks.text(text, "grammar");
+            requireText(text, "grammar");
         }
 
         @Override
@@ -56,7 +60,7 @@ public sealed interface GrammarSource permits GrammarSource.Inline, GrammarSourc
      */
     record File(Path path) implements GrammarSource {
         public File {
-            Checks.notNull(path, "grammar path");
+            requireNonNull(path, "grammar path");
         }
 
         @Override

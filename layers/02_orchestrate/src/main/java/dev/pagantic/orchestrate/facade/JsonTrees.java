@@ -1,15 +1,18 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Preconditions;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
@@ -36,7 +39,7 @@ public final class JsonTrees {
      * @throws PaganticException {@code CONFIG_INVALID} for binary or POJO nodes, or a non-finite number
      */
     public static Optional<Object> fromJsonNode(JsonNode node) {
-        Checks.notNull(node, "node");
+        requireNonNull(node, "node");
         if (node.isNull() || node.isMissingNode()) {
             return Optional.empty();
         }

@@ -1,8 +1,10 @@
 package dev.pagantic.orchestrate.facade;
 
-import dev.pagantic.constraint.ConstraintPipeline;
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+import static dev.pagantic.core.Preconditions.requireText;
+
 import dev.pagantic.constraint.SchemaValidator;
-import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
@@ -10,136 +12,126 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
-import dev.pagantic.inference.ModelInfo;
-import dev.pagantic.inference.Request;
-import dev.pagantic.inference.Result;
+import dev.pagantic.inference.InferenceSettings;
+import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.inference.grammar.GbnfGrammar;
-import dev.pagantic.orchestrate.ExecutionPlan;
-import dev.pagantic.orchestrate.PlanPolicy;
-import dev.pagantic.orchestrate.PlanTrace;
-import dev.pagantic.orchestrate.StepInput;
-import dev.pagantic.orchestrate.StepType;
+import dev.pagantic.observe.EventLog;
+import dev.pagantic.orchestrate.internal.InferenceCall;
+import dev.pagantic.orchestrate.internal.StructuredOutput;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.PlanExecutor;
+import dev.pagantic.orchestrate.plan.PlanPolicy;
+import dev.pagantic.orchestrate.plan.PlanTrace;
+import dev.pagantic.orchestrate.plan.Replanner;
+import dev.pagantic.orchestrate.plan.Step;
+import dev.pagantic.orchestrate.plan.StepData;
+import dev.pagantic.orchestrate.plan.StepInput;
+import dev.pagantic.orchestrate.plan.StepType;
 import dev.pagantic.orchestrate.spi.Interceptor;
-import dev.pagantic.orchestrate.spi.Invocation;
 import dev.pagantic.orchestrate.spi.InvocationKind;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A {@link Planner} that asks a model for the plan, as schema-constrained JSON, and accepts only a plan that the
- * {@link PlanPolicy} and the registered step handlers allow.
+ * The planner that asks a model: it creates the plans of plan mode ({@link Planner}) and revises the rest of a plan
+ * after a step failed ({@link Replanner}), with one schema, one way of asking and one way of reading the answer.
  *
  * <pre>{@code
- * Planner planner = LlmPlanner.builder()
+ * LlmPlanner planner = LlmPlanner.builder()
  *         .engine(engine)
  *         .policy(PlanPolicy.builder().maxSteps(4).build())
  *         .registeredStepTypes(StepType.RETRIEVE, StepType.RERANK, StepType.INFER)
  *         .build();
  * ExecutionPlan plan = planner.createPlan(ctx, request);
+ * PlanExecutor executor = PlanExecutor.builder().handlers(handlers).replanner(planner).build();
  * }</pre>
  *
  * <h2>What the model is asked for</h2>
- * The answer must follow {@link #planSchema()}:
+ * The answer must follow {@link #schema(int, int)}:
  * <pre>{@code
  * {"rationale": "...", "steps": [{"name": "...", "type": "<permitted type>", "input": "... (optional)"}]}
  * }</pre>
  * where the {@code type} enum is the <em>permitted</em> step types, those registered that the policy allows
- * ({@link PlanPolicy#permittedStepTypes(Collection)}, sorted by name), and {@code steps} holds 1 to
- * {@code policy.maxSteps()} items. The rationale comes first so that the model explains before it lists. The request
- * carries the schema when the engine declares {@link Capability#SCHEMA} and the GBNF grammar derived from it
- * ({@link GbnfGrammar#fromSchema(Schema)}) when it declares {@link Capability#GRAMMAR}, so a constrained decoder
- * cannot produce an unknown type or too many steps at all; it is sampled at temperature {@value #TEMPERATURE} (low:
- * planning wants the likeliest decomposition, not variety; a little above greedy to avoid degenerate repetition),
- * with thinking disabled ({@code enable_thinking = false}, as structured turns do) and at most
- * {@code maxTokens} tokens.
+ * ({@link PlanPolicy#permittedStepTypes(Collection)}, sorted by name): 1 to {@code maxSteps} steps for a plan, 0 to the
+ * steps still allowed for a revision (no steps means giving up). The request carries the schema when the engine
+ * declares {@link Capability#SCHEMA} and the GBNF grammar derived from it when it declares {@link Capability#GRAMMAR},
+ * so a constrained decoder cannot produce an unknown type or too many steps at all. The call goes through
+ * orchestrate's one inference path (the interceptor as an {@link InvocationKind#INFERENCE} invocation, the inference
+ * events in the log) at temperature {@value #TEMPERATURE} (planning wants the likeliest decomposition; a little above
+ * greedy to avoid degenerate repetition) unless the configured or the request's settings say otherwise, with thinking
+ * disabled.
  *
- * <p>The conversation is given to the model as one user message, a transcript of the request's messages
- * ({@code "<role>: <content>"} per message), after a system message: the configured system prompt (or
- * {@link #DEFAULT_SYSTEM_PROMPT}) followed by the permitted step types and the step limit. A transcript rather than the
- * raw messages keeps the request's own system instructions and tool messages from being taken as the planner's.
+ * <p>A plan is asked for with a system message (the configured prompt, or {@link #DEFAULT_SYSTEM_PROMPT}, then the
+ * permitted types and the step limit) and one user message, a transcript of the request's messages
+ * ({@code "<role>: <content>"} per message), so that the request's own system instructions are not taken as the
+ * planner's. A revision is asked for with {@link #DEFAULT_REPLAN_PROMPT} and a description of the completed steps
+ * (with a summary of their outputs), the failed step with its error, and the steps that had not run.
  *
- * <h2>From answer to plan</h2>
- * <ol>
- *   <li>The answer goes through the constraint pipeline (strict, repair allowed, with the grammar when one was sent):
- *       repairable JSON (a trailing comma, a missing bracket) is repaired, enum values are normalised (an
- *       {@code "Infer"} becomes {@code "infer"}); JSON that cannot be repaired fails with
- *       {@code CONSTRAINT_JSON_INVALID}, a step type outside the permitted set with
- *       {@code CONSTRAINT_ENUM_UNRECOGNIZED}, too many or no steps or a missing field with
- *       {@code CONSTRAINT_SCHEMA_INVALID}. These are retryable: another sample may be fine.</li>
- *   <li>Step names are stripped of surrounding whitespace; a blank or duplicate name fails with
- *       {@code CONSTRAINT_SCHEMA_INVALID} (details {@code path} and {@code step}), as the schema cannot express
- *       uniqueness.</li>
- *   <li>A step's {@code input}, when given and not blank, becomes its {@link StepInput#text(String)} input; other steps
- *       are auto-chained by the executor. <b>The first step</b>, when the model gave it no input, receives the content
- *       of the request's last user message, so that a plan always starts from what the user asked (a request without
- *       a user message leaves it without input).</li>
- *   <li>The plan is checked with {@link PlanPolicy#check(ExecutionPlan, Collection)} against the registered types: a
- *       violation fails with the policy's code ({@code CONFIG_INVALID}, the rule in the details). The schema already
- *       enforces the same limits, so this is a second line that holds even when an engine ignores the schema.</li>
- *   <li>A {@link PlanTrace} is attached: the planner id, the model's rationale (stripped), {@link CallContext#now()}
- *       and the step count.</li>
- * </ol>
+ * <h2>From answer to steps</h2>
+ * The answer goes through the strict constraint pipeline with repair ({@code CONSTRAINT_JSON_INVALID},
+ * {@code CONSTRAINT_ENUM_UNRECOGNIZED}, {@code CONSTRAINT_SCHEMA_INVALID}: retryable, another sample may be fine).
+ * Step names are stripped and must be non-blank and unique in the plan, completed steps included
+ * ({@code CONSTRAINT_SCHEMA_INVALID} with {@code path} and {@code step} details). A non-blank {@code input} becomes the
+ * step's text input; other steps are auto-chained, except that a plan's first step without input receives the
+ * request's last user message. A plan is checked with {@link PlanPolicy#check(ExecutionPlan, Collection)} and gets a
+ * {@link PlanTrace} (the planner id, the rationale, {@link CallContext#now()}, the step count); the
+ * {@link PlanExecutor} checks a revision itself. Plans are linear: the schema has no parallel groups.
  *
- * <p><b>Linear plans only.</b> The schema has no parallel groups, so every plan this planner creates is linear and
- * satisfies {@code requireLinear}. Grouping independent steps would need a nested array of arrays, which small models
- * fill in unreliably and which would let a plan's shape, not only its types, come from the model; write such plans by
- * hand or with a {@link StaticPlanner}.
- *
- * <p>The engine call passes through the configured {@link Interceptor} as an {@link InvocationKind#INFERENCE}
- * invocation; engine failures ({@code INFERENCE_*}, {@code CANCELLED_*}) propagate unchanged. A cancelled or expired
- * context fails before the call. Immutable and thread-safe when the engine is.
+ * <p>A revision runs in a {@linkplain CallContext#background() background context}: the {@link Replanner} interface
+ * carries none, and the executor checks the caller's before every step. Immutable and thread-safe when the engine is.
  */
-public final class LlmPlanner implements Planner {
+public final class LlmPlanner implements Planner, Replanner {
 
     /** The planner id recorded in traces unless another is configured. */
     public static final String DEFAULT_PLANNER_ID = "llm";
-    /** The sampling temperature of the planning call. */
+    /** The default sampling temperature of the planning calls. */
     public static final double TEMPERATURE = 0.2;
-    /** The default bound on the planning call's output tokens (the specification's MaxTokens default). */
+    /** The default bound on a planning call's output tokens (the specification's MaxTokens default). */
     public static final int DEFAULT_MAX_TOKENS = 2048;
-    /** The request option that disables a reasoning model's thinking section. */
-    public static final String ENABLE_THINKING_OPTION = "enable_thinking";
-    /** The instructions given to the model unless another system prompt is configured. */
+    /** The instructions for a new plan unless another system prompt is configured. */
     public static final String DEFAULT_SYSTEM_PROMPT = "You are a planner. Break the request below into the fewest"
             + " steps that accomplish it. The steps run in order; each step receives the previous step's output unless"
             + " you give it an input of its own. Answer with a JSON object only: \"rationale\" says briefly why these"
             + " steps were chosen; \"steps\" lists them, each with a short unique \"name\", a \"type\" from the list"
             + " below and, where the step needs specific text (a search query, an instruction), an \"input\".";
+    /** The instructions for a revision unless another replan prompt is configured. */
+    public static final String DEFAULT_REPLAN_PROMPT = "You are a planner. A step of a plan failed. Write the steps"
+            + " that should run now instead of the remaining ones, so that the plan can still reach its goal: retry"
+            + " the failed step differently, replace it, or skip what is no longer needed. The steps run in order; each"
+            + " receives the previous step's output unless you give it an input of its own. Answer with a JSON object"
+            + " only: \"rationale\" says briefly why; \"steps\" lists the new steps, each with a short \"name\" unique"
+            + " in the plan, a \"type\" from the list below and, where needed, an \"input\". Give no steps if the plan"
+            + " cannot succeed.";
 
-    private final Engine engine;
+    private static final int SUMMARY_LIMIT = 200;
+
+    private final InferenceCall call;
     private final PlanPolicy policy;
     private final List<StepType> registered;
     private final List<StepType> permitted;
     private final String plannerId;
-    private final int maxTokens;
+    private final InferenceSettings settings;
     private final String systemPrompt;
-    private final Interceptor interceptor;
-    private final Schema schema;
-    private final GbnfGrammar grammar;
-    private final ConstraintPipeline plainPipeline;
-    private final ConstraintPipeline grammarPipeline;
+    private final String replanPrompt;
+    private final SchemaValidator validator = new SchemaValidator();
 
     private LlmPlanner(Builder builder, List<StepType> registered, List<StepType> permitted) {
-        this.engine = builder.engine;
+        this.call = InferenceCall.of(builder.engine, builder.interceptor, builder.eventLog);
         this.policy = builder.policy;
         this.registered = registered;
         this.permitted = permitted;
         this.plannerId = builder.plannerId;
-        this.maxTokens = builder.maxTokens;
+        this.settings = builder.settings;
         this.systemPrompt = builder.systemPrompt;
-        this.interceptor = builder.interceptor;
-        this.schema = schemaFor(permitted, policy.maxSteps());
-        this.grammar = GbnfGrammar.fromSchema(schema);
-        SchemaValidator validator = new SchemaValidator();
-        this.plainPipeline = ConstraintPipeline.builder().schema(schema).repairAllowed(true).strict(true)
-                .validator(validator).build();
-        this.grammarPipeline = ConstraintPipeline.builder().schema(schema).repairAllowed(true).strict(true)
-                .validator(validator).grammar(grammar).build();
+        this.replanPrompt = builder.replanPrompt;
     }
 
     /** Starts a planner; an engine and the registered step types are required. */
@@ -147,8 +139,13 @@ public final class LlmPlanner implements Planner {
         return new Builder();
     }
 
-    /** The id recorded in the traces of this planner's plans. */
+    /** The id recorded in the traces of this planner's plans and revisions. */
     public String plannerId() {
+        return plannerId;
+    }
+
+    @Override
+    public String id() {
         return plannerId;
     }
 
@@ -162,82 +159,13 @@ public final class LlmPlanner implements Planner {
         return permitted;
     }
 
-    /** The schema the model's answer must follow (see the class description). */
+    /** The schema of a plan: 1 to the policy's {@code maxSteps} steps. */
     public Schema planSchema() {
-        return schema;
+        return schema(1, policy.maxSteps());
     }
 
-    /** The GBNF grammar derived from {@link #planSchema()}, sent to engines that declare {@link Capability#GRAMMAR}. */
-    public String planGrammar() {
-        return grammar.text();
-    }
-
-    /**
-     * Asks the model for a plan, validates it and attaches its trace.
-     *
-     * @throws PaganticException {@code CONFIG_INVALID} for a null argument or a plan the policy rejects;
-     *                           {@code CONSTRAINT_*} for an answer that is not a well-formed plan; the engine's
-     *                           {@code INFERENCE_*} or {@code CANCELLED_*} failures unchanged
-     */
-    @Override
-    public ExecutionPlan createPlan(CallContext ctx, SystemRequest request) {
-        Checks.notNull(ctx, "ctx");
-        Checks.notNull(request, "request");
-        ModelInfo model = engine.modelInfo();
-        boolean useGrammar = model.supports(Capability.GRAMMAR);
-        Request.Builder inference = Request.builder()
-                .addMessage(Message.system(instructions()))
-                .addMessage(Message.user(transcript(request)))
-                .maxTokens(maxTokens)
-                .temperature(TEMPERATURE)
-                .option(ENABLE_THINKING_OPTION, false);
-        if (model.supports(Capability.SCHEMA)) {
-            inference.schema(schema);
-        }
-        if (useGrammar) {
-            inference.grammar(grammar.text());
-        }
-        Request built = inference.build();
-        ctx.throwIfDone();
-        Result result = interceptor.intercept(Invocation.of(InvocationKind.INFERENCE, model.name(), ctx, built,
-                () -> engine.infer(ctx, built)));
-        if (result == null) {
-            throw PaganticException.of(ErrorCode.INFERENCE_MALFORMED_RESPONSE,
-                    "the planning inference returned no result (an interceptor returned null)");
-        }
-        ValidationReport report = (useGrammar ? grammarPipeline : plainPipeline).process(result.content());
-        JsonNode answer = report.value();
-        ExecutionPlan plan = ExecutionPlan.of(PlanJson.steps(answer.path("steps"), PlanJson.lastUserMessage(request)));
-        policy.check(plan, registered);
-        String rationale = PlanJson.text(answer.path("rationale")).strip();
-        return plan.withTrace(PlanTrace.forPlan(plannerId, rationale, ctx.now(), plan));
-    }
-
-    @Override
-    public String toString() {
-        return "LlmPlanner[" + plannerId + ", types=" + names(permitted) + ", maxSteps=" + policy.maxSteps() + "]";
-    }
-
-    private String instructions() {
-        return systemPrompt + "\n\nStep types: " + String.join(", ", names(permitted)) + ".\nAt most "
-                + policy.maxSteps() + (policy.maxSteps() == 1 ? " step." : " steps.");
-    }
-
-    private static String transcript(SystemRequest request) {
-        Checks.require(!request.messages().isEmpty(), "the planner needs a request with at least one message");
-        StringBuilder text = new StringBuilder("Plan the steps for this request.\n");
-        for (Message message : request.messages()) {
-            text.append('\n').append(message.role().name().toLowerCase(Locale.ROOT)).append(": ")
-                    .append(message.content());
-        }
-        return text.toString();
-    }
-
-    private static List<String> names(Collection<StepType> types) {
-        return types.stream().map(StepType::name).toList();
-    }
-
-    private static Schema schemaFor(List<StepType> permitted, int maxSteps) {
+    /** The schema of an answer of {@code min} to {@code max} steps (see the class description). */
+    public Schema schema(int min, int max) {
         Schema step = Schema.object()
                 .required("name", Schema.string().withDescription("a short name, unique in the plan"))
                 .required("type", Schema.enumOf(names(permitted).toArray(String[]::new))
@@ -246,11 +174,118 @@ public final class LlmPlanner implements Planner {
                         "the step's own input text; omit it to use the previous step's output"))
                 .build();
         return Schema.object()
-                .description("an execution plan")
+                .description(min > 0 ? "an execution plan" : "the revised remaining steps of a plan")
                 .required("rationale", Schema.string().withDescription("why these steps were chosen"))
-                .required("steps", Schema.arrayOf(step).withItemCount(1, maxSteps)
-                        .withDescription("the steps, in execution order"))
+                .required("steps", Schema.arrayOf(step).withItemCount(min, max)
+                        .withDescription(min > 0 ? "the steps, in execution order"
+                                : "the new steps, in execution order; none to give up"))
                 .build();
+    }
+
+    /**
+     * Asks the model for a plan, validates it and attaches its trace. The request's execution hints are laid over the
+     * planner's settings.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} for a plan the policy rejects; {@code CONSTRAINT_*} for an
+     *                           answer that is not a well-formed plan; the engine's {@code INFERENCE_*} or
+     *                           {@code CANCELLED_*} failures unchanged
+     */
+    @Override
+    public ExecutionPlan createPlan(CallContext ctx, SystemRequest request) {
+        requireNonNull(ctx, "ctx");
+        requireNonNull(request, "request");
+        require(!request.messages().isEmpty(), "the planner needs a request with at least one message");
+        JsonNode answer = ask(ctx, instructions(systemPrompt, policy.maxSteps()), transcript(request), planSchema(),
+                request.hints().settings());
+        ExecutionPlan plan = ExecutionPlan.of(PlanJson.steps(answer.path("steps"), Set.of(),
+                PlanJson.lastUserMessage(request)));
+        policy.check(plan, registered);
+        String rationale = PlanJson.text(answer.path("rationale")).strip();
+        return plan.withTrace(PlanTrace.forPlan(plannerId, rationale, ctx.now(), plan));
+    }
+
+    /**
+     * Asks the model for the revised remaining steps.
+     *
+     * @return the revision; empty when the model gave up or the policy leaves no room for another step
+     * @throws PaganticException {@code CONSTRAINT_*} for an answer that is not a well-formed revision; the engine's
+     *                           failures unchanged
+     */
+    @Override
+    public List<Step> replan(Step failed, PaganticException error, List<Step> completed, List<Step> remaining) {
+        requireNonNull(failed, "failed");
+        requireNonNull(error, "error");
+        int room = policy.maxSteps() - completed.size();
+        if (room <= 0) {
+            return List.of();
+        }
+        JsonNode answer = ask(CallContext.background(), instructions(replanPrompt, room),
+                describe(failed, error, completed, remaining), schema(0, room), InferenceSettings.DEFAULTS);
+        Set<String> taken = new HashSet<>();
+        completed.forEach(step -> taken.add(step.name()));
+        return PlanJson.steps(answer.path("steps"), taken, Optional.empty());
+    }
+
+    /** One planning call: the constrained inference and the strict pipeline; the validated answer. */
+    private JsonNode ask(CallContext ctx, String instructions, String content, Schema schema,
+                         InferenceSettings requested) {
+        Optional<GbnfGrammar> grammar = StructuredOutput.grammarFor(call.model(), schema, Optional.empty());
+        StructuredOutput.Constrained answer = StructuredOutput.infer(call, ctx,
+                List.of(Message.system(instructions), Message.user(content)), schema, grammar,
+                StructuredOutput.settings(TEMPERATURE, settings.overrideWith(requested)), StreamHandler.NOOP);
+        return StructuredOutput.pipeline(schema, grammar, true, true, validator).process(answer.result().content())
+                .value();
+    }
+
+    private String instructions(String prompt, int maxSteps) {
+        return prompt + "\n\nStep types: " + String.join(", ", names(permitted)) + ".\nAt most " + maxSteps
+                + (maxSteps == 1 ? " step." : " steps.");
+    }
+
+    private static String transcript(SystemRequest request) {
+        StringBuilder text = new StringBuilder("Plan the steps for this request.\n");
+        for (Message message : request.messages()) {
+            text.append('\n').append(message.role().name().toLowerCase(Locale.ROOT)).append(": ")
+                    .append(message.content());
+        }
+        return text.toString();
+    }
+
+    private static String describe(Step failed, PaganticException error, List<Step> completed,
+                                   List<Step> remaining) {
+        StringBuilder text = new StringBuilder("Completed steps:");
+        if (completed.isEmpty()) {
+            text.append(" none");
+        }
+        for (Step step : completed) {
+            text.append("\n- ").append(step.name()).append(" (").append(step.type().name()).append("): ")
+                    .append(step.output().map(PlanExecutor::summary).orElse(""));
+        }
+        text.append("\n\nFailed step: ").append(failed.name()).append(" (").append(failed.type().name()).append(')');
+        failed.input().filter(input -> input.kind() == StepData.Kind.TEXT)
+                .ifPresent(input -> text.append("\nIts input: ").append(clip(input.text())));
+        text.append("\nIts error: ").append(error.code()).append(": ").append(clip(error.description()));
+        text.append("\n\nSteps that have not run:");
+        if (remaining.isEmpty()) {
+            text.append(" none");
+        }
+        for (Step step : remaining) {
+            text.append("\n- ").append(step.name()).append(" (").append(step.type().name()).append(')');
+        }
+        return text.toString();
+    }
+
+    private static String clip(String text) {
+        return text.length() <= SUMMARY_LIMIT ? text : text.substring(0, SUMMARY_LIMIT) + "...";
+    }
+
+    private static List<String> names(Collection<StepType> types) {
+        return types.stream().map(StepType::name).toList();
+    }
+
+    @Override
+    public String toString() {
+        return "LlmPlanner[" + plannerId + ", types=" + names(permitted) + ", maxSteps=" + policy.maxSteps() + "]";
     }
 
     /**
@@ -258,14 +293,16 @@ public final class LlmPlanner implements Planner {
      * {@code CONFIG_INVALID} at {@link #build()}.
      */
     public static final class Builder {
-        private Engine engine;
+        private @Nullable Engine engine;
         private PlanPolicy policy = PlanPolicy.defaults();
         private final Set<StepType> registered = new LinkedHashSet<>();
         private boolean registeredNull;
         private String plannerId = DEFAULT_PLANNER_ID;
-        private int maxTokens = DEFAULT_MAX_TOKENS;
+        private InferenceSettings settings = InferenceSettings.builder().maxTokens(DEFAULT_MAX_TOKENS).build();
         private String systemPrompt = DEFAULT_SYSTEM_PROMPT;
+        private String replanPrompt = DEFAULT_REPLAN_PROMPT;
         private Interceptor interceptor = Interceptor.NONE;
+        private EventLog eventLog = EventLog.noOp();
 
         private Builder() {
         }
@@ -286,7 +323,7 @@ public final class LlmPlanner implements Planner {
          * The step types a handler is registered for (required, replacing any set before): the executor's handler map's
          * key set. Only those the policy allows are offered to the model.
          */
-        public Builder registeredStepTypes(Collection<StepType> types) {
+        public Builder registeredStepTypes(@Nullable Collection<StepType> types) {
             registered.clear();
             registeredNull = types == null;
             if (types != null) {
@@ -303,7 +340,7 @@ public final class LlmPlanner implements Planner {
 
         /** The step types a handler is registered for; see {@link #registeredStepTypes(Collection)}. */
         public Builder registeredStepTypes(StepType... types) {
-            return registeredStepTypes(types == null ? null : Arrays.asList(types));
+            return registeredStepTypes(types == null ? null : Arrays.<StepType>asList(types));
         }
 
         /** The id recorded in traces; non-blank; {@value LlmPlanner#DEFAULT_PLANNER_ID} by default. */
@@ -313,26 +350,47 @@ public final class LlmPlanner implements Planner {
         }
 
         /**
-         * The most tokens the planning call may generate; 0 means the engine's default;
-         * {@value LlmPlanner#DEFAULT_MAX_TOKENS} by default.
+         * The settings of the planning calls ({@value LlmPlanner#DEFAULT_MAX_TOKENS} max tokens by default); a
+         * request's
+         * execution hints are laid over them.
          */
+        public Builder settings(InferenceSettings value) {
+            this.settings = value;
+            return this;
+        }
+
+        /** The most tokens a planning call may generate; 0 means the engine's default. */
         public Builder maxTokens(int value) {
-            this.maxTokens = value;
+            require(value >= 0, "maxTokens must not be negative: ", value);
+            this.settings = settings.withMaxTokens(value);
             return this;
         }
 
         /**
-         * The planner's instructions, replacing {@link LlmPlanner#DEFAULT_SYSTEM_PROMPT}; the permitted step types and
-         * the step limit are always appended.
+         * The instructions for a new plan, replacing {@link LlmPlanner#DEFAULT_SYSTEM_PROMPT}; the permitted step types
+         * and the step limit are always appended.
          */
         public Builder systemPrompt(String value) {
             this.systemPrompt = value;
             return this;
         }
 
-        /** The interceptor the planning call passes through; {@link Interceptor#NONE} by default. */
+        /** The instructions for a revision, replacing {@link LlmPlanner#DEFAULT_REPLAN_PROMPT}; types and room follow.
+        * */
+        public Builder replanPrompt(String value) {
+            this.replanPrompt = value;
+            return this;
+        }
+
+        /** The interceptor the planning calls pass through; {@link Interceptor#NONE} by default. */
         public Builder interceptor(Interceptor value) {
             this.interceptor = value;
+            return this;
+        }
+
+        /** Where the planning calls' inference events go; a no-op log by default. */
+        public Builder eventLog(EventLog value) {
+            this.eventLog = value;
             return this;
         }
 
@@ -340,21 +398,22 @@ public final class LlmPlanner implements Planner {
          * The planner.
          *
          * @throws PaganticException {@code CONFIG_NO_ENGINE} without an engine; {@code CONFIG_INVALID} for a null
-         *                           policy or interceptor, no (or null) registered step types, none of them allowed by
-         *                           the policy, a blank planner id or system prompt, or negative {@code maxTokens}
+         *                           setting, no (or null) registered step types, none of them allowed by the policy, or
+         *                           a blank planner id or prompt
          */
         public LlmPlanner build() {
             if (engine == null) {
                 throw PaganticException.of(ErrorCode.CONFIG_NO_ENGINE, "the LLM planner needs an engine");
             }
-            Checks.notNull(policy, "policy");
-            Checks.notNull(interceptor, "interceptor");
-            Checks.text(plannerId, "plannerId");
-            Checks.text(systemPrompt, "systemPrompt");
-            Checks.require(maxTokens >= 0, "maxTokens must not be negative: ", maxTokens);
-            Checks.require(!registeredNull, "registered step types must not be null or hold null");
-            Checks.require(!registered.isEmpty(),
-                    "the LLM planner needs the registered step types (the executor's handlers)");
+            requireNonNull(policy, "policy");
+            requireNonNull(interceptor, "interceptor");
+            requireNonNull(eventLog, "eventLog");
+            requireNonNull(settings, "settings");
+            requireText(plannerId, "plannerId");
+            requireText(systemPrompt, "systemPrompt");
+            requireText(replanPrompt, "replanPrompt");
+            require(!registeredNull, "registered step types must not be null or hold null");
+            require(!registered.isEmpty(), "the LLM planner needs the registered step types (the executor's handlers)");
             List<StepType> permitted = policy.permittedStepTypes(registered);
             if (permitted.isEmpty()) {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID,

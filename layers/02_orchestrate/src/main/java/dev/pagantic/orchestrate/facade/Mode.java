@@ -1,5 +1,9 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.invalid;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
+import dev.pagantic.core.Preconditions;
 import java.util.Locale;
 
 /**
@@ -73,14 +77,14 @@ public enum Mode {
      * @throws dev.pagantic.core.PaganticException {@code CONFIG_INVALID} for an unknown name
      */
     public static Mode fromWireName(String name) {
-        Checks.notNull(name, "mode");
+        requireNonNull(name, "mode");
         String wanted = name.strip().toLowerCase(Locale.ROOT);
         for (Mode mode : values()) {
             if (mode.wireName.equals(wanted)) {
                 return mode;
             }
         }
-        throw Checks.invalid("unknown mode '" + name + "': expected chat, structured, plan, redundant, "
+        throw invalid("unknown mode '" + name + "': expected chat, structured, plan, redundant, "
                 + "adversarial, vote or refine");
     }
 

@@ -1,5 +1,8 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.Schema;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -29,8 +32,8 @@ public record OutputContract(Optional<Schema> schema, Optional<GrammarSource> gr
     private static final OutputContract NONE = new OutputContract(Optional.empty(), Optional.empty(), true, false);
 
     public OutputContract {
-        Checks.notNull(schema, "schema");
-        Checks.notNull(grammar, "grammar");
+        requireNonNull(schema, "schema");
+        requireNonNull(grammar, "grammar");
     }
 
     /** No schema, no grammar, repair allowed, lenient validation: the contract of free text. */
@@ -75,7 +78,7 @@ public record OutputContract(Optional<Schema> schema, Optional<GrammarSource> gr
 
         /** The JSON schema the output must conform to. */
         public Builder schema(Schema value) {
-            this.schema = Optional.of(Checks.notNull(value, "schema"));
+            this.schema = Optional.of(requireNonNull(value, "schema"));
             return this;
         }
 
@@ -91,7 +94,7 @@ public record OutputContract(Optional<Schema> schema, Optional<GrammarSource> gr
 
         /** The GBNF grammar source. */
         public Builder grammar(GrammarSource value) {
-            this.grammar = Optional.of(Checks.notNull(value, "grammar"));
+            this.grammar = Optional.of(requireNonNull(value, "grammar"));
             return this;
         }
 

@@ -4,9 +4,9 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
-import dev.pagantic.orchestrate.Step;
-import dev.pagantic.orchestrate.StepInput;
-import dev.pagantic.orchestrate.StepType;
+import dev.pagantic.orchestrate.plan.Step;
+import dev.pagantic.orchestrate.plan.StepInput;
+import dev.pagantic.orchestrate.plan.StepType;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,27 +28,30 @@ final class PlanJson {
     /**
      * The steps of the document's {@code steps} array.
      *
+     * @param taken       the names of steps already in the plan (a revision's completed steps)
+     * @param firstInput  the input of a first step without one (the request's last user message); empty for none
      * @throws PaganticException {@code CONSTRAINT_SCHEMA_INVALID} for a blank or repeated step name; {@code CONFIG_INVALID}
      *                           for an invalid step type name
      */
-    static List<Step> steps(JsonNode items, Optional<String> userMessage) {
+    static List<Step> steps(JsonNode items, Set<String> taken, Optional<String> firstInput) {
         List<Step> steps = new ArrayList<>();
-        Set<String> names = new HashSet<>();
+        Set<String> names = new HashSet<>(taken);
         for (int i = 0; i < items.size(); i++) {
             JsonNode item = items.get(i);
             String name = text(item.path("name")).strip();
             if (name.isEmpty() || !names.add(name)) {
                 throw PaganticException.builder(ErrorCode.CONSTRAINT_SCHEMA_INVALID,
                                 (name.isEmpty() ? "step " + i + " of the plan has a blank name"
-                                        : "the plan names two steps '" + name + "'") + ": step names must be unique")
+                                        : "the plan names two steps '" + name + "'")
+                                        + ": step names must be unique in the plan")
                         .detail("path", "/steps/" + i + "/name").detail("step", name).build();
             }
             StepType type = StepType.of(text(item.path("type")));
             String input = text(item.path("input"));
             if (!input.isBlank()) {
                 steps.add(Step.of(name, type, StepInput.text(input)));
-            } else if (i == 0 && userMessage.isPresent()) {
-                steps.add(Step.of(name, type, StepInput.text(userMessage.get())));
+            } else if (i == 0 && firstInput.isPresent()) {
+                steps.add(Step.of(name, type, StepInput.text(firstInput.get())));
             } else {
                 steps.add(Step.of(name, type));
             }

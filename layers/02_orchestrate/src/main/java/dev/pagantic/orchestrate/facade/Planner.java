@@ -1,7 +1,7 @@
 package dev.pagantic.orchestrate.facade;
 
 import dev.pagantic.core.CallContext;
-import dev.pagantic.orchestrate.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
 
 /**
  * Creates an {@link ExecutionPlan} from a {@link SystemRequest} (seed 001, section 5; seed 000, section 3). Planning

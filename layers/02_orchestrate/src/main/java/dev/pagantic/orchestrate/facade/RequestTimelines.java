@@ -1,10 +1,16 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.observe.Event;
 import dev.pagantic.observe.EventLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +36,9 @@ public final class RequestTimelines implements EventLog {
                                 String parentSpanId, String causedBy) {
 
         public TimelineEvent {
-            Checks.notNull(timestamp, "timestamp");
-            data = Map.copyOf(data);
-            Checks.notNull(duration, "duration");
+            requireNonNull(timestamp, "timestamp");
+            data = Collections.unmodifiableMap(new LinkedHashMap<>(data)); // JSON nulls kept (a default temperature)
+            requireNonNull(duration, "duration");
         }
 
         /** Whether the event records a failure. */
@@ -80,12 +86,17 @@ public final class RequestTimelines implements EventLog {
         }
     }
 
-    /** The events of a request, in the order they were recorded; empty for an unknown or dropped request. */
+    /**
+     * The events of a request in time order: by their timestamps, which for a timed event (a tool call, a step) is
+     * when it started, not when it was recorded; events of the same instant keep the order they were recorded in.
+     * Empty for an unknown or dropped request.
+     */
     public List<TimelineEvent> of(String requestId) {
         List<Event> events;
         synchronized (requests) {
-            events = List.copyOf(requests.getOrDefault(requestId, List.of()));
+            events = new ArrayList<>(requests.getOrDefault(requestId, List.of()));
         }
+        events.sort(Comparator.comparing(Event::timestamp)); // stable
         return events.stream().map(RequestTimelines::entry).toList();
     }
 
@@ -119,13 +130,13 @@ public final class RequestTimelines implements EventLog {
 
         /** Sees every event as it is recorded, on the recording thread; it must be quick. None by default. */
         public Builder listener(Consumer<TimelineEvent> value) {
-            this.listener = Checks.notNull(value, "listener");
+            this.listener = requireNonNull(value, "listener");
             return this;
         }
 
         /** The timelines; {@code CONFIG_INVALID} for a non-positive maximum. */
         public RequestTimelines build() {
-            Checks.require(maxRequests > 0, "maxRequests must be positive: ", maxRequests);
+            require(maxRequests > 0, "maxRequests must be positive: ", maxRequests);
             return new RequestTimelines(this);
         }
     }

@@ -4,7 +4,7 @@ import dev.pagantic.core.Message;
 import dev.pagantic.memory.ConversationBuffer;
 import dev.pagantic.memory.ConversationStore;
 import dev.pagantic.memory.StoredSession;
-import dev.pagantic.orchestrate.AgentLoop;
+import dev.pagantic.orchestrate.agent.AgentLoop;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -39,10 +40,10 @@ final class Sessions {
     private final Duration ttl;
     private final InstantSource clock;
     private final Function<ConversationBuffer, AgentLoop> loops;
-    private final Message systemMessage; // null: none
+    private final Optional<Message> systemMessage;
     private final LinkedHashMap<String, Live> live = new LinkedHashMap<>(16, 0.75f, true);
 
-    Sessions(ConversationStore store, int maxLive, Duration ttl, InstantSource clock, Message systemMessage,
+    Sessions(ConversationStore store, int maxLive, Duration ttl, InstantSource clock, Optional<Message> systemMessage,
              Function<ConversationBuffer, AgentLoop> loops) {
         this.store = store;
         this.maxLive = maxLive;
@@ -60,8 +61,8 @@ final class Sessions {
         if (session == null) {
             StoredSession stored = store.load(sessionId);
             ConversationBuffer memory = new ConversationBuffer();
-            if (stored.messages().isEmpty() && systemMessage != null) {
-                memory.append(systemMessage);
+            if (stored.messages().isEmpty()) {
+                systemMessage.ifPresent(memory::append);
             }
             memory.appendAll(stored.messages());
             session = new Live(loops.apply(memory), stored.messages().size());

@@ -1,12 +1,18 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+import static dev.pagantic.core.Preconditions.requireText;
+
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
-import dev.pagantic.orchestrate.ExecutionPlan;
-import dev.pagantic.orchestrate.PlanTrace;
+import dev.pagantic.core.Preconditions;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.PlanTrace;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -82,7 +88,7 @@ public final class StaticPlanner implements Planner {
      *                           blank, repeated or invalid name or type)
      */
     public static StaticPlanner fromJson(String json) {
-        Checks.notNull(json, "json");
+        requireNonNull(json, "json");
         JsonNode document;
         try {
             document = JSON.readTree(json);
@@ -91,11 +97,11 @@ public final class StaticPlanner implements Planner {
                     + notJson.getOriginalMessage(), notJson);
         }
         JsonNode steps = document.path("steps");
-        Checks.require(steps.isArray() && !steps.isEmpty(), "a plan needs a non-empty 'steps' array");
+        require(steps.isArray() && !steps.isEmpty(), "a plan needs a non-empty 'steps' array");
         String rationale = PlanJson.text(document.path("rationale"));
         Builder builder = builder().lookup(request -> {
             try {
-                return ExecutionPlan.of(PlanJson.steps(steps, PlanJson.lastUserMessage(request)));
+                return ExecutionPlan.of(PlanJson.steps(steps, Set.of(), PlanJson.lastUserMessage(request)));
             } catch (PaganticException invalid) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid plan: " + invalid.description(),
                         invalid);
@@ -122,8 +128,8 @@ public final class StaticPlanner implements Planner {
      */
     @Override
     public ExecutionPlan createPlan(CallContext ctx, SystemRequest request) {
-        Checks.notNull(ctx, "ctx");
-        Checks.notNull(request, "request");
+        requireNonNull(ctx, "ctx");
+        requireNonNull(request, "request");
         Choice choice;
         try {
             choice = lookup.choose(request, plannerId);
@@ -175,14 +181,14 @@ public final class StaticPlanner implements Planner {
 
         /** Always returns this plan (its trace, if any, is replaced). */
         public Builder plan(ExecutionPlan value) {
-            ExecutionPlan plan = Checks.notNull(value, "plan");
+            ExecutionPlan plan = requireNonNull(value, "plan");
             Choice fixed = new Choice(plan, FIXED_RATIONALE);
             return source((request, id) -> fixed);
         }
 
         /** Returns the plan the function chooses for each request; the function must not return null. */
         public Builder lookup(Function<SystemRequest, ExecutionPlan> value) {
-            Function<SystemRequest, ExecutionPlan> function = Checks.notNull(value, "lookup");
+            Function<SystemRequest, ExecutionPlan> function = requireNonNull(value, "lookup");
             return source((request, id) -> {
                 ExecutionPlan plan = function.apply(request);
                 if (plan == null) {
@@ -198,11 +204,11 @@ public final class StaticPlanner implements Planner {
          * {@code CONFIG_INVALID}, its key in the {@code key} detail.
          */
         public <K> Builder table(Function<SystemRequest, K> key, Map<K, ExecutionPlan> plans) {
-            Function<SystemRequest, K> extract = Checks.notNull(key, "key");
-            Checks.notNull(plans, "plans");
+            Function<SystemRequest, K> extract = requireNonNull(key, "key");
+            requireNonNull(plans, "plans");
             Map<K, ExecutionPlan> copy = new LinkedHashMap<>();
             plans.forEach((k, plan) -> {
-                Checks.require(k != null && plan != null, "a plan table must not hold null keys or plans");
+                require(k != null && plan != null, "a plan table must not hold null keys or plans");
                 copy.put(k, plan);
             });
             return source((request, id) -> {
@@ -244,8 +250,8 @@ public final class StaticPlanner implements Planner {
          *                           and table
          */
         public StaticPlanner build() {
-            Checks.text(plannerId, "plannerId");
-            Checks.require(sources == 1, sources == 0
+            requireText(plannerId, "plannerId");
+            require(sources == 1, sources == 0
                     ? "a static planner needs a plan, a lookup function or a plan table"
                     : "a static planner takes exactly one of a plan, a lookup function and a plan table");
             return new StaticPlanner(this);

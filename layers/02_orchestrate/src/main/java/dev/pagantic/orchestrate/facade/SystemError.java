@@ -1,8 +1,12 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.FailureCategory;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Preconditions;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collections;
@@ -40,18 +44,18 @@ public record SystemError(ErrorCode code, FailureCategory category, boolean retr
                           Map<String, Object> details, Optional<Throwable> causedBy) {
 
     public SystemError {
-        Checks.notNull(code, "code");
-        Checks.notNull(category, "category");
-        Checks.require(category == code.category(),
+        requireNonNull(code, "code");
+        requireNonNull(category, "category");
+        require(category == code.category(),
                 "category " + category + " does not match code " + code + " (" + code.category() + ")");
-        Checks.notNull(message, "message");
-        details = jsonDetails(Checks.notNull(details, "details"));
-        Checks.notNull(causedBy, "causedBy");
+        requireNonNull(message, "message");
+        details = jsonDetails(requireNonNull(details, "details"));
+        requireNonNull(causedBy, "causedBy");
     }
 
     /** An error with the code's category and default retryability, no details and no cause. */
     public static SystemError of(ErrorCode code, String message) {
-        Checks.notNull(code, "code");
+        requireNonNull(code, "code");
         return new SystemError(code, code.category(), code.retryable(), message, Map.of(), Optional.empty());
     }
 
@@ -60,7 +64,7 @@ public record SystemError(ErrorCode code, FailureCategory category, boolean retr
      * code's default), description, details and cause ({@link Throwable#getCause()}; empty when it has none).
      */
     public static SystemError from(PaganticException exception) {
-        Checks.notNull(exception, "exception");
+        requireNonNull(exception, "exception");
         return new SystemError(exception.code(), exception.category(), exception.retryable(),
                 exception.description(), exception.details(), Optional.ofNullable(exception.getCause()));
     }
@@ -76,7 +80,7 @@ public record SystemError(ErrorCode code, FailureCategory category, boolean retr
 
     private static Map<String, Object> jsonDetails(Map<String, ?> source) {
         Map<String, Object> copy = new LinkedHashMap<>();
-        source.forEach((key, value) -> copy.put(Checks.notNull(key, "detail key"), jsonOrText(value)));
+        source.forEach((key, value) -> copy.put(requireNonNull(key, "detail key"), jsonOrText(value)));
         return Collections.unmodifiableMap(copy);
     }
 

@@ -1,10 +1,18 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.invalid;
+import static dev.pagantic.core.Preconditions.requireElements;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+import static dev.pagantic.core.Preconditions.requireText;
+
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.IdGenerator;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -66,29 +74,29 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
     }
 
     public SystemRequest {
-        Checks.notNull(requestId, "requestId");
-        Checks.notNull(sessionId, "sessionId");
-        Checks.notNull(traceId, "traceId");
-        messages = Checks.list(messages, "messages");
-        Checks.notNull(mode, "mode");
-        Checks.notNull(hints, "hints");
-        Checks.notNull(output, "output");
-        tools = Checks.list(tools, "tools");
+        requireNonNull(requestId, "requestId");
+        requireNonNull(sessionId, "sessionId");
+        requireNonNull(traceId, "traceId");
+        messages = requireElements(messages, "messages");
+        requireNonNull(mode, "mode");
+        requireNonNull(hints, "hints");
+        requireNonNull(output, "output");
+        tools = requireElements(tools, "tools");
         Set<String> seen = new HashSet<>();
         for (String name : tools) {
-            Checks.text(name, "tool name");
+            requireText(name, "tool name");
             if (!seen.add(name)) {
-                throw Checks.invalid("tool '" + name + "' is listed twice in the whitelist");
+                throw invalid("tool '" + name + "' is listed twice in the whitelist");
             }
         }
-        callerTools = Checks.list(callerTools, "callerTools");
+        callerTools = requireElements(callerTools, "callerTools");
         seen.clear();
         for (ToolDefinition tool : callerTools) {
             if (!seen.add(tool.name())) {
-                throw Checks.invalid("caller tool '" + tool.name() + "' is defined twice");
+                throw invalid("caller tool '" + tool.name() + "' is defined twice");
             }
         }
-        Checks.notNull(directive, "directive");
+        requireNonNull(directive, "directive");
     }
 
     /** A builder: chat mode, no hints, no output contract, all tools. */
@@ -138,9 +146,9 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
      * ids if missing" at INIT). The session id is left as it is: empty means single-shot.
      */
     public SystemRequest withMissingIds(IdGenerator ids) {
-        Checks.notNull(ids, "ids");
-        String request = requestId.isEmpty() ? Checks.text(ids.nextId(), "generated request id") : requestId;
-        String trace = traceId.isEmpty() ? Checks.text(ids.nextId(), "generated trace id") : traceId;
+        requireNonNull(ids, "ids");
+        String request = requestId.isEmpty() ? requireText(ids.nextId(), "generated request id") : requestId;
+        String trace = traceId.isEmpty() ? requireText(ids.nextId(), "generated trace id") : traceId;
         if (request.equals(requestId) && trace.equals(traceId)) {
             return this;
         }
@@ -176,25 +184,25 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
 
         /** The request id; empty (the default) to have one generated at INIT. */
         public Builder requestId(String value) {
-            this.requestId = Checks.notNull(value, "requestId");
+            this.requestId = requireNonNull(value, "requestId");
             return this;
         }
 
         /** The conversation id; empty (the default) for a single-shot request. */
         public Builder sessionId(String value) {
-            this.sessionId = Checks.notNull(value, "sessionId");
+            this.sessionId = requireNonNull(value, "sessionId");
             return this;
         }
 
         /** The tracing root; empty (the default) to have one generated at INIT. */
         public Builder traceId(String value) {
-            this.traceId = Checks.notNull(value, "traceId");
+            this.traceId = requireNonNull(value, "traceId");
             return this;
         }
 
         /** Appends a message. */
         public Builder message(Message value) {
-            messages.add(Checks.notNull(value, "message"));
+            messages.add(requireNonNull(value, "message"));
             return this;
         }
 
@@ -210,56 +218,56 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
 
         /** Appends messages. */
         public Builder messages(List<Message> values) {
-            Checks.notNull(values, "messages").forEach(this::message);
+            requireNonNull(values, "messages").forEach(this::message);
             return this;
         }
 
         /** The orchestration mode; {@link Mode#CHAT} by default. */
         public Builder mode(Mode value) {
-            this.mode = Checks.notNull(value, "mode");
+            this.mode = requireNonNull(value, "mode");
             return this;
         }
 
         /** The execution hints; none by default. */
         public Builder hints(ExecutionHints value) {
-            this.hints = Checks.notNull(value, "hints");
+            this.hints = requireNonNull(value, "hints");
             return this;
         }
 
         /** The output contract; {@link OutputContract#none()} by default. */
         public Builder output(OutputContract value) {
-            this.output = Checks.notNull(value, "output");
+            this.output = requireNonNull(value, "output");
             return this;
         }
 
         /** Adds tool names to the whitelist (an empty whitelist allows every tool). */
         public Builder tools(String... names) {
-            for (String name : Checks.notNull(names, "tools")) {
-                tools.add(Checks.notNull(name, "tool name"));
+            for (String name : requireNonNull(names, "tools")) {
+                tools.add(requireNonNull(name, "tool name"));
             }
             return this;
         }
 
         /** Adds tool names to the whitelist. */
         public Builder tools(List<String> names) {
-            return tools(Checks.notNull(names, "tools").toArray(String[]::new));
+            return tools(requireNonNull(names, "tools").toArray(String[]::new));
         }
 
         /** Adds a tool the caller executes itself. */
         public Builder callerTool(ToolDefinition value) {
-            callerTools.add(Checks.notNull(value, "caller tool"));
+            callerTools.add(requireNonNull(value, "caller tool"));
             return this;
         }
 
         /** Adds tools the caller executes itself. */
         public Builder callerTools(List<ToolDefinition> values) {
-            Checks.notNull(values, "callerTools").forEach(this::callerTool);
+            requireNonNull(values, "callerTools").forEach(this::callerTool);
             return this;
         }
 
         /** The multi-model modes' knobs; {@link Directive#NONE} by default. Never forwarded to a model. */
         public Builder directive(Directive value) {
-            this.directive = Checks.notNull(value, "directive");
+            this.directive = requireNonNull(value, "directive");
             return this;
         }
 

@@ -1,5 +1,11 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireElements;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
+import dev.pagantic.core.FinishReason;
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import java.util.ArrayList;
@@ -53,24 +59,24 @@ public record SystemResponse(String requestId, String sessionId, String content,
                              Optional<SystemError> error, FinishReason finishReason) {
 
     public SystemResponse {
-        Checks.notNull(requestId, "requestId");
-        Checks.notNull(sessionId, "sessionId");
-        Checks.notNull(content, "content");
-        structuredOutput = Checks.notNull(structuredOutput, "structuredOutput").flatMap(JsonTrees::canonical);
-        toolCallsMade = Checks.list(toolCallsMade, "toolCallsMade");
-        toolCallsRequested = Checks.list(toolCallsRequested, "toolCallsRequested");
-        Checks.notNull(confidence, "confidence");
-        confidence.ifPresent(c -> Checks.require(c >= 0.0 && c <= 1.0, "confidence must be in [0, 1]: ", c));
-        Checks.notNull(confidenceSource, "confidenceSource");
-        Checks.require(confidence.isPresent() == confidenceSource.isPresent(),
+        requireNonNull(requestId, "requestId");
+        requireNonNull(sessionId, "sessionId");
+        requireNonNull(content, "content");
+        structuredOutput = requireNonNull(structuredOutput, "structuredOutput").flatMap(JsonTrees::canonical);
+        toolCallsMade = requireElements(toolCallsMade, "toolCallsMade");
+        toolCallsRequested = requireElements(toolCallsRequested, "toolCallsRequested");
+        requireNonNull(confidence, "confidence");
+        confidence.ifPresent(c -> require(c >= 0.0 && c <= 1.0, "confidence must be in [0, 1]: ", c));
+        requireNonNull(confidenceSource, "confidenceSource");
+        require(confidence.isPresent() == confidenceSource.isPresent(),
                 "a confidence and its source go together");
-        Checks.notNull(validationResult, "validationResult");
-        Checks.notNull(tokenUsage, "tokenUsage");
-        Checks.notNull(error, "error");
-        Checks.notNull(finishReason, "finishReason");
-        Checks.require(error.isPresent() == (finishReason == FinishReason.ERROR),
+        requireNonNull(validationResult, "validationResult");
+        requireNonNull(tokenUsage, "tokenUsage");
+        requireNonNull(error, "error");
+        requireNonNull(finishReason, "finishReason");
+        require(error.isPresent() == (finishReason == FinishReason.ERROR),
                 "an error and the finish reason 'error' go together (finish reason: " + finishReason + ")");
-        Checks.require(toolCallsRequested.isEmpty() != (finishReason == FinishReason.TOOL_CALLS),
+        require(toolCallsRequested.isEmpty() != (finishReason == FinishReason.TOOL_CALLS),
                 "requested tool calls and the finish reason 'tool_calls' go together (finish reason: "
                         + finishReason + ")");
     }
@@ -133,25 +139,25 @@ public record SystemResponse(String requestId, String sessionId, String content,
 
         /** The request id to echo. */
         public Builder requestId(String value) {
-            this.requestId = Checks.notNull(value, "requestId");
+            this.requestId = requireNonNull(value, "requestId");
             return this;
         }
 
         /** The session id to echo. */
         public Builder sessionId(String value) {
-            this.sessionId = Checks.notNull(value, "sessionId");
+            this.sessionId = requireNonNull(value, "sessionId");
             return this;
         }
 
         /** Echoes the request's request id and session id. */
         public Builder correlation(SystemRequest request) {
-            Checks.notNull(request, "request");
+            requireNonNull(request, "request");
             return requestId(request.requestId()).sessionId(request.sessionId());
         }
 
         /** The text response. */
         public Builder content(String value) {
-            this.content = Checks.notNull(value, "content");
+            this.content = requireNonNull(value, "content");
             return this;
         }
 
@@ -162,7 +168,7 @@ public record SystemResponse(String requestId, String sessionId, String content,
          * @throws dev.pagantic.core.PaganticException {@code CONFIG_INVALID} when the value is not JSON
          */
         public Builder structuredOutput(Object value) {
-            this.structuredOutput = JsonTrees.canonical(Checks.notNull(value, "structuredOutput"));
+            this.structuredOutput = JsonTrees.canonical(requireNonNull(value, "structuredOutput"));
             return this;
         }
 
@@ -174,50 +180,50 @@ public record SystemResponse(String requestId, String sessionId, String content,
 
         /** Appends a tool invocation that ran. */
         public Builder toolCallMade(ToolCallRecord value) {
-            toolCallsMade.add(Checks.notNull(value, "tool call"));
+            toolCallsMade.add(requireNonNull(value, "tool call"));
             return this;
         }
 
         /** Appends tool invocations that ran. */
         public Builder toolCallsMade(List<ToolCallRecord> values) {
-            Checks.notNull(values, "toolCallsMade").forEach(this::toolCallMade);
+            requireNonNull(values, "toolCallsMade").forEach(this::toolCallMade);
             return this;
         }
 
         /** Appends a caller-executed tool call to hand back. */
         public Builder toolCallRequested(ToolCall value) {
-            toolCallsRequested.add(Checks.notNull(value, "tool call"));
+            toolCallsRequested.add(requireNonNull(value, "tool call"));
             return this;
         }
 
         /** Appends caller-executed tool calls to hand back. */
         public Builder toolCallsRequested(List<ToolCall> values) {
-            Checks.notNull(values, "toolCallsRequested").forEach(this::toolCallRequested);
+            requireNonNull(values, "toolCallsRequested").forEach(this::toolCallRequested);
             return this;
         }
 
         /** The confidence score in [0, 1] and the mechanism that produced it. */
         public Builder confidence(double value, ConfidenceSource source) {
             this.confidence = OptionalDouble.of(value);
-            this.confidenceSource = Optional.of(Checks.notNull(source, "confidenceSource"));
+            this.confidenceSource = Optional.of(requireNonNull(source, "confidenceSource"));
             return this;
         }
 
         /** The validation summary. */
         public Builder validationResult(ValidationResult value) {
-            this.validationResult = Optional.of(Checks.notNull(value, "validationResult"));
+            this.validationResult = Optional.of(requireNonNull(value, "validationResult"));
             return this;
         }
 
         /** The aggregated token usage; {@link TokenUsage#ZERO} by default. */
         public Builder tokenUsage(TokenUsage value) {
-            this.tokenUsage = Checks.notNull(value, "tokenUsage");
+            this.tokenUsage = requireNonNull(value, "tokenUsage");
             return this;
         }
 
         /** The failure. */
         public Builder error(SystemError value) {
-            this.error = Optional.of(Checks.notNull(value, "error"));
+            this.error = Optional.of(requireNonNull(value, "error"));
             return this;
         }
 
@@ -226,7 +232,7 @@ public record SystemResponse(String requestId, String sessionId, String content,
          * with requested tool calls, {@link FinishReason#STOP} otherwise.
          */
         public Builder finishReason(FinishReason value) {
-            this.finishReason = Optional.of(Checks.notNull(value, "finishReason"));
+            this.finishReason = Optional.of(requireNonNull(value, "finishReason"));
             return this;
         }
 

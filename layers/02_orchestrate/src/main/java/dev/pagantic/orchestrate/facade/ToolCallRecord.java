@@ -1,6 +1,12 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.jsonObject;
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+import static dev.pagantic.core.Preconditions.requireText;
+
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.tool.ToolExecution;
 import java.time.Duration;
@@ -24,19 +30,19 @@ public record ToolCallRecord(String id, String name, Map<String, Object> argumen
                              Optional<ErrorCode> errorCode, Duration duration) {
 
     public ToolCallRecord {
-        Checks.text(id, "id");
-        Checks.text(name, "name");
-        arguments = Checks.jsonObject(arguments, "arguments");
-        Checks.notNull(result, "result");
-        Checks.notNull(errorCode, "errorCode");
-        Checks.require(errorCode.isEmpty() || isError, "a tool call with an error code must be marked as an error");
-        Checks.notNull(duration, "duration");
-        Checks.require(!duration.isNegative(), "duration must not be negative: ", duration);
+        requireText(id, "id");
+        requireText(name, "name");
+        arguments = jsonObject(arguments, "arguments");
+        requireNonNull(result, "result");
+        requireNonNull(errorCode, "errorCode");
+        require(errorCode.isEmpty() || isError, "a tool call with an error code must be marked as an error");
+        requireNonNull(duration, "duration");
+        require(!duration.isNegative(), "duration must not be negative: ", duration);
     }
 
     /** The record of a tool execution: its call, its result's content and error flag, its code and duration. */
     public static ToolCallRecord from(ToolExecution execution) {
-        Checks.notNull(execution, "execution");
+        requireNonNull(execution, "execution");
         ToolCall call = execution.call();
         return new ToolCallRecord(call.id(), call.name(), call.arguments(), execution.result().content(),
                 execution.result().isError() || execution.errorCode().isPresent(), execution.errorCode(),

@@ -1,8 +1,14 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.require;
+import static dev.pagantic.core.Preconditions.requireElements;
+import static dev.pagantic.core.Preconditions.requireNonNull;
+import static dev.pagantic.core.Preconditions.requireText;
+
 import dev.pagantic.constraint.PipelineStep;
 import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.constraint.Violation;
+import dev.pagantic.core.Preconditions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,14 +39,14 @@ public record ValidationResult(int passed, int failed, int repairAttempts, boole
                                List<ValidationViolation> violations) {
 
     public ValidationResult {
-        Checks.require(passed >= 0, "passed must not be negative: ", passed);
-        Checks.require(failed >= 0, "failed must not be negative: ", failed);
-        Checks.require(repairAttempts >= 0, "repairAttempts must not be negative: ", repairAttempts);
-        Checks.require(!repaired || repairAttempts > 0, "a repaired output needs at least one repair attempt");
-        stepsRun = Checks.list(stepsRun, "stepsRun");
-        stepsRun.forEach(step -> Checks.text(step, "step name"));
-        violations = Checks.list(violations, "violations");
-        Checks.require((failed == 0) == violations.isEmpty(),
+        require(passed >= 0, "passed must not be negative: ", passed);
+        require(failed >= 0, "failed must not be negative: ", failed);
+        require(repairAttempts >= 0, "repairAttempts must not be negative: ", repairAttempts);
+        require(!repaired || repairAttempts > 0, "a repaired output needs at least one repair attempt");
+        stepsRun = requireElements(stepsRun, "stepsRun");
+        stepsRun.forEach(step -> requireText(step, "step name"));
+        violations = requireElements(violations, "violations");
+        require((failed == 0) == violations.isEmpty(),
                 "failed checks and remaining violations must agree: " + failed + " failed, " + violations.size()
                         + " violations");
     }
@@ -52,7 +58,7 @@ public record ValidationResult(int passed, int failed, int repairAttempts, boole
      * one attempt when it ran.
      */
     public static ValidationResult from(ValidationReport report) {
-        Checks.notNull(report, "report");
+        requireNonNull(report, "report");
         List<Violation> remaining = report.violations();
         boolean grammarFailed = remaining.stream().anyMatch(v -> v.keyword().equals(Violation.GRAMMAR));
         boolean schemaFailed = remaining.stream().anyMatch(v -> !v.keyword().equals(Violation.GRAMMAR));
@@ -91,7 +97,7 @@ public record ValidationResult(int passed, int failed, int repairAttempts, boole
 
     /** The facade's name of a constraint-pipeline step: its constant name in lower case. */
     public static String stepName(PipelineStep step) {
-        return Checks.notNull(step, "step").name().toLowerCase(Locale.ROOT);
+        return requireNonNull(step, "step").name().toLowerCase(Locale.ROOT);
     }
 
     /** Whether every check passed (no violations remain). */
@@ -112,7 +118,7 @@ public record ValidationResult(int passed, int failed, int repairAttempts, boole
      * longer remain.)
      */
     public ValidationResult plus(ValidationResult later) {
-        Checks.notNull(later, "later");
+        requireNonNull(later, "later");
         List<String> steps = new ArrayList<>(stepsRun);
         steps.addAll(later.stepsRun);
         List<ValidationViolation> remaining = new ArrayList<>(violations);

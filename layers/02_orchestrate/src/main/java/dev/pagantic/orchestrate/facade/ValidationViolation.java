@@ -1,6 +1,9 @@
 package dev.pagantic.orchestrate.facade;
 
+import static dev.pagantic.core.Preconditions.requireNonNull;
+
 import dev.pagantic.constraint.Violation;
+import dev.pagantic.core.Preconditions;
 
 /**
  * One thing still wrong with an output after validation, an entry of {@link ValidationResult#violations()}.
@@ -13,14 +16,14 @@ import dev.pagantic.constraint.Violation;
 public record ValidationViolation(String path, String keyword, String message) {
 
     public ValidationViolation {
-        Checks.notNull(path, "path");
-        Checks.notNull(keyword, "keyword");
-        Checks.notNull(message, "message");
+        requireNonNull(path, "path");
+        requireNonNull(keyword, "keyword");
+        requireNonNull(message, "message");
     }
 
     /** The facade's view of a constraint-pipeline violation. */
     public static ValidationViolation from(Violation violation) {
-        Checks.notNull(violation, "violation");
+        requireNonNull(violation, "violation");
         return new ValidationViolation(violation.path(), violation.keyword(), violation.message());
     }
 

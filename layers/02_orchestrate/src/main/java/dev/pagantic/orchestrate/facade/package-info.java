@@ -2,27 +2,38 @@
  * The facade: pagantic's system boundary (seed 001, section 1). Everything enters as a
  * {@link dev.pagantic.orchestrate.facade.SystemRequest} and leaves as a
  * {@link dev.pagantic.orchestrate.facade.SystemResponse}; adapters (cli, tui, api, temporal) build the one from their
- * input and render the other, and touch nothing else of orchestrate.
+ * input and render the other, and touch nothing else of orchestrate but its ports.
  *
  * <h2>The contracts</h2>
  * <ul>
  *   <li>{@link dev.pagantic.orchestrate.facade.SystemRequest}: correlation ids, messages,
- *       {@link dev.pagantic.orchestrate.facade.Mode}, {@link dev.pagantic.orchestrate.facade.ExecutionHints},
+ *       {@link dev.pagantic.orchestrate.facade.Mode}, {@link dev.pagantic.orchestrate.facade.ExecutionHints} (the
+ *       request's {@link dev.pagantic.inference.InferenceSettings} and its timeout),
  *       {@link dev.pagantic.orchestrate.facade.OutputContract} (schema, a
- *       {@link dev.pagantic.orchestrate.facade.GrammarSource}, repair, strictness), the tool whitelist and the
- *       definitions of caller-executed tools.</li>
+ *       {@link dev.pagantic.orchestrate.facade.GrammarSource}, repair, strictness), the tool whitelist, the definitions
+ *       of caller-executed tools, and the multi-model modes'
+ *       {@link dev.pagantic.orchestrate.multimodel.Directive}.</li>
  *   <li>{@link dev.pagantic.orchestrate.facade.SystemResponse}: echoed ids, content, structured output (a JSON value
  *       tree of JDK types, see {@link dev.pagantic.orchestrate.facade.JsonTrees}),
  *       {@link dev.pagantic.orchestrate.facade.ToolCallRecord}s, tool calls handed back to the caller, confidence
  *       with its {@link dev.pagantic.orchestrate.facade.ConfidenceSource}, a
  *       {@link dev.pagantic.orchestrate.facade.ValidationResult}, token usage, a
- *       {@link dev.pagantic.orchestrate.facade.SystemError} and a
- *       {@link dev.pagantic.orchestrate.facade.FinishReason}.</li>
+ *       {@link dev.pagantic.orchestrate.facade.SystemError} and the one {@link dev.pagantic.core.FinishReason} (the
+ *       same value the engine's result and the {@code inference_end} event carry).</li>
  * </ul>
- * The mode decides the pattern and the response fields: chat → AgentLoop (content, tool calls made, usage);
- * structured → SpecializedLoop (content, structured output, validation result, usage); plan → Planner and
- * PlanExecutor (content, per-step structured output, tool calls made, usage); redundant → RedundantLoop (content,
- * structured output, confidence from voting, usage).
+ *
+ * <h2>The orchestrator and its modes</h2>
+ * {@link dev.pagantic.orchestrate.facade.Orchestrator} is the entry point and a dispatcher: it assigns ids, validates
+ * the envelope and the output contract at INIT, selects the tools in PREPARE, drives one lifecycle per request (every
+ * transition an event) and turns every failure into a response's error; one package-private class per mode runs the
+ * pattern ({@code ChatMode}, {@code StructuredMode}, {@code RedundantMode}, {@code PlanMode},
+ * {@code MultiModelMode}) on the orchestrator's shared {@code LoopSettings}, with the request's settings laid over
+ * them. {@link dev.pagantic.orchestrate.facade.Planner} with its
+ * {@link dev.pagantic.orchestrate.facade.StaticPlanner} and {@link dev.pagantic.orchestrate.facade.LlmPlanner} (which
+ * also revises a failed plan as a {@code Replanner}) creates the plans of plan mode;
+ * {@link dev.pagantic.orchestrate.facade.ExecutionContext} is seed 001's per-request context, handed to an execution
+ * listener when the request ends; {@link dev.pagantic.orchestrate.facade.RequestTimelines} keeps the events of recent
+ * requests, in time order, for adapters that show them.
  *
  * <h2>Design decisions</h2>
  * <ul>
@@ -38,20 +49,15 @@
  *       ({@link dev.pagantic.orchestrate.facade.SystemRequest#withMissingIds(dev.pagantic.core.IdGenerator)}).</li>
  *   <li>{@link dev.pagantic.orchestrate.facade.OutputContract#repairAllowed()} defaults to true in our builder (the
  *       seed's Go zero value would be false).</li>
- *   <li>The accessors of the request and the response expose only core types, facade types and the JDK, so adapters
- *       need no band, inference or Jackson types. Conversions from the band ({@code ValidationReport},
- *       {@code ToolExecution}) and from Jackson live in static factories the facade itself calls.</li>
+ *   <li>The accessors of the request and the response expose only core types, facade types, the JDK and the two
+ *       values the request carries from elsewhere (its inference settings and directive), so adapters need no band or
+ *       Jackson types. Conversions from the band ({@code ValidationReport}, {@code ToolExecution}) and from Jackson
+ *       live in static factories the facade itself calls.</li>
  *   <li>Beyond the seed: caller-executed tools (OpenAI-protocol clients), the tool calls handed back with finish reason
- *       {@code tool_calls}, and grammars read from files.</li>
+ *       {@code tool_calls}, grammars read from files, and a seed and stop strings in the hints.</li>
  * </ul>
- *
- * <h2>The orchestrator</h2>
- * {@link dev.pagantic.orchestrate.facade.Orchestrator} is the entry point: it assigns ids, validates the envelope and
- * the output contract at INIT, routes the mode to its pattern, drives one lifecycle per request (every transition an
- * event), keeps chat sessions in a {@code ConversationStore}, hands caller-tool calls back, and turns every failure into
- * a response's {@link dev.pagantic.orchestrate.facade.SystemError}. {@link dev.pagantic.orchestrate.facade.Planner}
- * with its {@link dev.pagantic.orchestrate.facade.StaticPlanner} and {@link dev.pagantic.orchestrate.facade.LlmPlanner}
- * creates the plans of plan mode; {@link dev.pagantic.orchestrate.facade.ExecutionContext} is seed 001's per-request
- * context, handed to an execution listener when the request ends.
  */
+@NullMarked
 package dev.pagantic.orchestrate.facade;
+
+import org.jspecify.annotations.NullMarked;

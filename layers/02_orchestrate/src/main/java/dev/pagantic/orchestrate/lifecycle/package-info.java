@@ -12,4 +12,7 @@
  *
  * <p>This package depends only on core: the patterns and the facade use it, never the reverse.
  */
+@NullMarked
 package dev.pagantic.orchestrate.lifecycle;
+
+import org.jspecify.annotations.NullMarked;

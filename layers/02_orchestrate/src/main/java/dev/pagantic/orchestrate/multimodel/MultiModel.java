@@ -8,12 +8,13 @@ import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.inference.Capability;
+import dev.pagantic.inference.InferenceSettings;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.grammar.GbnfGrammar;
+import dev.pagantic.observe.EventLog;
+import dev.pagantic.orchestrate.internal.InferenceCall;
 import dev.pagantic.orchestrate.spi.Interceptor;
-import dev.pagantic.orchestrate.spi.Invocation;
-import dev.pagantic.orchestrate.spi.InvocationKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -23,6 +24,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,10 +32,13 @@ import tools.jackson.databind.JsonNode;
  *
  * <pre>{@code
  * MultiModel modes = MultiModel.builder().catalogue(catalogue).build();
- * AdversarialResult result = modes.adversarial(ctx, "Migrate the billing database", ModeSettings.DEFAULTS);
+ * AdversarialResult result = modes.adversarial(ctx, "Migrate the billing database", Directive.NONE);
  * }</pre>
  *
- * <p>Each call is one user message (the phase's prompt), preceded by the configured system prompt if any. A failed
+ * <p>Each call is one user message (the phase's prompt), preceded by the configured system prompt if any, through
+ * orchestrate's one inference path (the interceptor, named by the engine's catalogue id, and the inference events),
+ * with
+ * the call's settings laid over the configured ones. A failed
  * call of adversarial mode, of refine's initial answer, of the judge, or of every voter, is thrown as the engine's
  * {@link PaganticException}; a failed voter is reported in the result, and a failed refine round ends the rounds
  * with the best answer so far. Thread-safe when the engines are.
@@ -66,17 +71,19 @@ public final class MultiModel {
     private static final String INTEGER_RULE = "\"-\"? (\"0\" | [1-9] [0-9]{0,15})";
 
     private final EngineCatalogue catalogue;
-    private final Executor executor; // null: voters run sequentially
-    private final int maxTokens;
-    private final String systemPrompt; // null: none
+    private final @Nullable Executor executor; // null: voters run sequentially
+    private final InferenceSettings settings;
+    private final @Nullable String systemPrompt;
     private final Interceptor interceptor;
+    private final EventLog eventLog;
 
     private MultiModel(Builder b) {
         this.catalogue = b.catalogue;
         this.executor = b.executor;
-        this.maxTokens = b.maxTokens;
+        this.settings = b.settings;
         this.systemPrompt = b.systemPrompt;
         this.interceptor = b.interceptor;
+        this.eventLog = b.eventLog;
     }
 
     /** Starts building; a catalogue is required. */
@@ -96,11 +103,17 @@ public final class MultiModel {
      * critique/refine pair runs {@code iterations} times (default {@value #DEFAULT_ADVERSARIAL_ITERATIONS}), each
      * round critiquing the previous round's refined plan.
      */
-    public AdversarialResult adversarial(CallContext ctx, String task, ModeSettings settings) {
-        check(ctx, task, settings);
-        EngineEntry primary = catalogue.primary(settings.primary(), settings.minWeight());
-        EngineEntry review = catalogue.review(settings.review(), settings.minWeight());
-        int iterations = settings.iterationsOr(DEFAULT_ADVERSARIAL_ITERATIONS);
+    public AdversarialResult adversarial(CallContext ctx, String task, Directive directive) {
+        return adversarial(ctx, task, directive, InferenceSettings.DEFAULTS);
+    }
+
+    /** Plan → critique → refine with the call's settings laid over the configured ones. */
+    public AdversarialResult adversarial(CallContext ctx, String task, Directive directive,
+                                         InferenceSettings settings) {
+        check(ctx, task, directive, settings);
+        EngineEntry primary = catalogue.primary(directive.primary(), directive.minWeight());
+        EngineEntry review = catalogue.review(directive.review(), directive.minWeight());
+        int iterations = directive.iterationsOr(DEFAULT_ADVERSARIAL_ITERATIONS);
         List<PhaseCall> calls = new ArrayList<>();
         PhaseCall plan = call(ctx, primary, "plan", planPrompt(task), settings, null, null, 0);
         calls.add(plan);
@@ -131,10 +144,15 @@ public final class MultiModel {
      *                           {@code CONSTRAINT_*} when the judge's answer does not validate, and
      *                           {@code CONSTRAINT_SCHEMA_INVALID} when {@code selected} is out of range
      */
-    public VoteResult vote(CallContext ctx, String task, ModeSettings settings) {
-        check(ctx, task, settings);
-        List<EngineEntry> voters = catalogue.voters(settings.voters(), settings.minWeight(), settings.maxVoters());
-        EngineEntry judge = catalogue.review(settings.review(), settings.minWeight());
+    public VoteResult vote(CallContext ctx, String task, Directive directive) {
+        return vote(ctx, task, directive, InferenceSettings.DEFAULTS);
+    }
+
+    /** Voters and a judge with the call's settings laid over the configured ones. */
+    public VoteResult vote(CallContext ctx, String task, Directive directive, InferenceSettings settings) {
+        check(ctx, task, directive, settings);
+        List<EngineEntry> voters = catalogue.voters(directive.voters(), directive.minWeight(), directive.maxVoters());
+        EngineEntry judge = catalogue.review(directive.review(), directive.minWeight());
         List<Object> outcomes = collectVotes(ctx, task, settings, voters); // PhaseCall or PaganticException
         List<PhaseCall> calls = new ArrayList<>();
         List<Integer> answered = new ArrayList<>();
@@ -148,7 +166,7 @@ public final class MultiModel {
             throw (PaganticException) outcomes.get(0);
         }
         List<String> candidates = answered.stream().map(i -> ((PhaseCall) outcomes.get(i)).content()).toList();
-        String grammar = judge.engine().modelInfo().supports(Capability.GRAMMAR)
+        GbnfGrammar grammar = judge.engine().modelInfo().supports(Capability.GRAMMAR)
                 ? judgeGrammar(candidates.size()) : null;
         PhaseCall judgeCall = call(ctx, judge, "judge", judgePrompt(task, candidates), settings,
                 judge.engine().modelInfo().supports(Capability.SCHEMA) ? JUDGE_SCHEMA : null, grammar,
@@ -168,7 +186,8 @@ public final class MultiModel {
                 PhaseCall.usage(calls), PhaseCall.cost(calls));
     }
 
-    private List<Object> collectVotes(CallContext ctx, String task, ModeSettings settings, List<EngineEntry> voters) {
+    private List<Object> collectVotes(CallContext ctx, String task, InferenceSettings settings,
+            List<EngineEntry> voters) {
         if (executor == null) {
             return voters.stream().map(voter -> vote(ctx, task, settings, voter)).toList();
         }
@@ -187,7 +206,7 @@ public final class MultiModel {
         return outcomes;
     }
 
-    private Object vote(CallContext ctx, String task, ModeSettings settings, EngineEntry voter) {
+    private Object vote(CallContext ctx, String task, InferenceSettings settings, EngineEntry voter) {
         try {
             return call(ctx, voter, "vote", task, settings, null, null, 0);
         } catch (PaganticException failed) {
@@ -202,13 +221,11 @@ public final class MultiModel {
      * The judge's grammar: {@link #JUDGE_SCHEMA}'s, with {@code selected} narrowed to {@code 0 .. count-1} so that a
      * constrained model cannot even write an index out of range.
      */
-    static String judgeGrammar(int count) {
+    static GbnfGrammar judgeGrammar(int count) {
         String text = GbnfGrammar.fromSchema(JUDGE_SCHEMA).text();
         String indices = IntStream.range(0, count).mapToObj(i -> "\"" + i + "\"")
                 .collect(Collectors.joining(" | ", "(", ")"));
-        String narrowed = text.replace(INTEGER_RULE, indices);
-        GbnfGrammar.parse(narrowed);
-        return narrowed;
+        return GbnfGrammar.parse(text.replace(INTEGER_RULE, indices));
     }
 
     private static JsonNode validateVerdict(String content, int count) {
@@ -232,10 +249,15 @@ public final class MultiModel {
      *
      * @throws PaganticException when the initial answer fails
      */
-    public RefineResult refine(CallContext ctx, String task, ModeSettings settings) {
-        check(ctx, task, settings);
-        EngineEntry engine = catalogue.primary(settings.primary(), settings.minWeight());
-        int requested = settings.iterationsOr(DEFAULT_REFINE_ITERATIONS);
+    public RefineResult refine(CallContext ctx, String task, Directive directive) {
+        return refine(ctx, task, directive, InferenceSettings.DEFAULTS);
+    }
+
+    /** An answer and its improvement rounds with the call's settings laid over the configured ones. */
+    public RefineResult refine(CallContext ctx, String task, Directive directive, InferenceSettings settings) {
+        check(ctx, task, directive, settings);
+        EngineEntry engine = catalogue.primary(directive.primary(), directive.minWeight());
+        int requested = directive.iterationsOr(DEFAULT_REFINE_ITERATIONS);
         List<PhaseCall> calls = new ArrayList<>();
         PhaseCall initial = call(ctx, engine, "initial", task, settings, null, null, 0);
         calls.add(initial);
@@ -263,40 +285,35 @@ public final class MultiModel {
     // --------------------------------------------------------------------------------------------------- planning
 
     /** The planning profile: one call on the primary engine (by id or weight floor). */
-    public PlanningResult planning(CallContext ctx, String task, ModeSettings settings) {
-        check(ctx, task, settings);
-        EngineEntry engine = catalogue.primary(settings.primary(), settings.minWeight());
+    public PlanningResult planning(CallContext ctx, String task, Directive directive) {
+        return planning(ctx, task, directive, InferenceSettings.DEFAULTS);
+    }
+
+    /** The planning profile with the call's settings laid over the configured ones. */
+    public PlanningResult planning(CallContext ctx, String task, Directive directive, InferenceSettings settings) {
+        check(ctx, task, directive, settings);
+        EngineEntry engine = catalogue.primary(directive.primary(), directive.minWeight());
         PhaseCall call = call(ctx, engine, "planning", task, settings, null, null, 0);
         return new PlanningResult(call.content(), call);
     }
 
     // ------------------------------------------------------------------------------------------------------ parts
 
-    private PhaseCall call(CallContext ctx, EngineEntry entry, String phase, String prompt, ModeSettings settings,
-                           Schema schema, String grammar, int minTokens) {
-        ctx.throwIfDone();
-        int budget = settings.maxTokens() > 0 ? settings.maxTokens() : maxTokens;
-        Request.Builder request = Request.builder().maxTokens(Math.max(budget, minTokens));
+    private PhaseCall call(CallContext ctx, EngineEntry entry, String phase, String prompt,
+                           InferenceSettings settings, @Nullable Schema schema, @Nullable GbnfGrammar grammar,
+                           int minTokens) {
+        InferenceSettings layered = this.settings.overrideWith(settings);
+        if (minTokens > 0 && layered.maxTokens() < minTokens) {
+            layered = layered.withMaxTokens(minTokens);
+        }
+        Request.Builder request = Request.builder().settings(layered).schema(schema).grammar(grammar);
         if (systemPrompt != null) {
             request.addMessage(Message.system(systemPrompt));
         }
         request.addMessage(Message.user(prompt));
-        settings.temperature().ifPresent(request::temperature);
-        if (schema != null) {
-            request.schema(schema);
-        }
-        if (grammar != null) {
-            request.grammar(grammar);
-        }
-        Request built = request.build();
-        Result result = interceptor.intercept(Invocation.of(InvocationKind.INFERENCE, entry.id(), ctx, built,
-                () -> entry.engine().infer(ctx, built)));
-        if (result == null) {
-            throw PaganticException.of(ErrorCode.INFERENCE_MALFORMED_RESPONSE,
-                    "the inference returned no result (an interceptor returned null)");
-        }
-        String content = result.content() == null ? "" : result.content();
-        return new PhaseCall(phase, entry.id(), prompt, content, result.usage(), entry.cost(result.usage()));
+        Result result = InferenceCall.named(entry.id(), entry.engine(), interceptor, eventLog)
+                .infer(ctx, request.build());
+        return new PhaseCall(phase, entry.id(), prompt, result.content(), result.usage(), entry.cost(result.usage()));
     }
 
     static String planPrompt(String task) {
@@ -328,8 +345,9 @@ public final class MultiModel {
         return prompt.toString();
     }
 
-    private static void check(CallContext ctx, String task, ModeSettings settings) {
+    private static void check(CallContext ctx, String task, Directive directive, InferenceSettings settings) {
         Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(directive, "directive");
         Objects.requireNonNull(settings, "settings");
         if (task == null || task.isBlank()) {
             throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a multi-model mode needs a task");
@@ -340,9 +358,10 @@ public final class MultiModel {
     public static final class Builder {
         private EngineCatalogue catalogue;
         private Executor executor;
-        private int maxTokens = DEFAULT_MAX_TOKENS;
+        private InferenceSettings settings = InferenceSettings.builder().maxTokens(DEFAULT_MAX_TOKENS).build();
         private String systemPrompt;
         private Interceptor interceptor = Interceptor.NONE;
+        private EventLog eventLog = EventLog.noOp();
 
         private Builder() {
         }
@@ -361,7 +380,25 @@ public final class MultiModel {
 
         /** The default most tokens per call; {@value MultiModel#DEFAULT_MAX_TOKENS} by default. */
         public Builder maxTokens(int value) {
-            this.maxTokens = value;
+            if (value <= 0) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "maxTokens must be positive: " + value);
+            }
+            this.settings = settings.withMaxTokens(value);
+            return this;
+        }
+
+        /**
+         * The settings of every call ({@value MultiModel#DEFAULT_MAX_TOKENS} max tokens by default); a call's settings
+         * are laid over them.
+         */
+        public Builder settings(InferenceSettings value) {
+            this.settings = value;
+            return this;
+        }
+
+        /** Where every call's inference events go; a no-op log by default. */
+        public Builder eventLog(EventLog value) {
+            this.eventLog = value;
             return this;
         }
 
@@ -389,8 +426,8 @@ public final class MultiModel {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID,
                         "interceptor must not be null (use Interceptor.NONE)");
             }
-            if (maxTokens <= 0) {
-                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "maxTokens must be positive: " + maxTokens);
+            if (settings == null || eventLog == null) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "settings and eventLog must not be null");
             }
             return new MultiModel(this);
         }

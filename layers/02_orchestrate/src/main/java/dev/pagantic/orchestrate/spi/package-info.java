@@ -7,4 +7,7 @@
  * <p>This package depends only on core (and the JDK): it is the one part of orchestrate that adapters/temporal may use
  * besides the facade, and it must not expose orchestrate's internals.
  */
+@NullMarked
 package dev.pagantic.orchestrate.spi;
+
+import org.jspecify.annotations.NullMarked;

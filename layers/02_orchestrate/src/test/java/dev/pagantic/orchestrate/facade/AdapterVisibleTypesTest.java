@@ -17,16 +17,19 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Adapters may call methods on core and facade types only, so everything reachable from the request's and the
- * response's accessors (and their builders) must be a JDK, core or facade type.
+ * Adapters may call methods on core and facade types and on the two values the facade carries from other packages
+ * (the request's {@link dev.pagantic.inference.InferenceSettings} and multi-model
+ * {@link dev.pagantic.orchestrate.multimodel.Directive}) only, so everything reachable from the request's and the
+ * response's accessors (and their builders) must be one of those or a JDK type.
  */
 class AdapterVisibleTypesTest {
 
     private static final List<String> ALLOWED = List.of("java.", "dev.pagantic.core.",
-            "dev.pagantic.orchestrate.facade.");
+            "dev.pagantic.orchestrate.facade.", "dev.pagantic.inference.InferenceSettings",
+            "dev.pagantic.orchestrate.multimodel.Directive");
 
     @Test
-    void theRequestAndResponseExposeOnlyJdkCoreAndFacadeTypes() {
+    void theRequestAndResponseExposeOnlyJdkCoreFacadeTypesAndTheValuesTheyCarry() {
         Set<Class<?>> reachable = reachableFrom(SystemRequest.class, SystemResponse.class);
 
         assertThat(reachable).extracting(Class::getName)

@@ -3,6 +3,7 @@ package dev.pagantic.orchestrate.facade;
 import static dev.pagantic.orchestrate.facade.FacadeAssertions.assertConfigInvalid;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pagantic.core.FinishReason;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -28,10 +29,10 @@ class ConfidenceSourceAndFinishReasonTest {
     }
 
     @Test
-    void everyEngineFinishReasonMapsToTheFacadesOwn() {
-        assertThat(FinishReason.from(dev.pagantic.inference.FinishReason.STOP)).isEqualTo(FinishReason.STOP);
-        assertThat(FinishReason.from(dev.pagantic.inference.FinishReason.LENGTH)).isEqualTo(FinishReason.LENGTH);
-        assertThat(FinishReason.from(dev.pagantic.inference.FinishReason.TOOL_CALLS))
-                .isEqualTo(FinishReason.TOOL_CALLS);
+    void aWireNameReadsBackAsItsFinishReasonAndAnUnknownOneIsAConfigurationError() {
+        for (FinishReason reason : FinishReason.values()) {
+            assertThat(FinishReason.fromWireName(reason.wireName())).isEqualTo(reason);
+        }
+        assertConfigInvalid(() -> FinishReason.fromWireName("tool"));
     }
 }

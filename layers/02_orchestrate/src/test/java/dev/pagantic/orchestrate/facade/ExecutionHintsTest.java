@@ -4,6 +4,7 @@ import static dev.pagantic.orchestrate.facade.FacadeAssertions.assertConfigInval
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pagantic.inference.InferenceSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,42 +20,44 @@ class ExecutionHintsTest {
         ExecutionHints hints = ExecutionHints.builder().build();
 
         assertThat(hints).isEqualTo(ExecutionHints.DEFAULTS);
-        assertThat(hints.maxTokens()).isZero();
-        assertThat(hints.hasMaxTokens()).isFalse();
+        assertThat(hints.settings().maxTokens()).isZero();
+        assertThat(hints.settings().hasMaxTokens()).isFalse();
         assertThat(hints.timeout()).isEqualTo(Duration.ZERO);
         assertThat(hints.hasTimeout()).isFalse();
-        assertThat(hints.temperature()).isEmpty();
-        assertThat(hints.topP()).isEmpty();
-        assertThat(hints.options()).isEmpty();
+        assertThat(hints.settings().temperature()).isEmpty();
+        assertThat(hints.settings().topP()).isEmpty();
+        assertThat(hints.settings().options()).isEmpty();
     }
 
     @Test
     void aTemperatureOfZeroMeansGreedyNotDefault() {
         ExecutionHints hints = ExecutionHints.builder().temperature(0.0).build();
 
-        assertThat(hints.temperature()).isEqualTo(OptionalDouble.of(0.0));
-        assertThat(hints.toBuilder().defaultTemperature().build().temperature()).isEmpty();
+        assertThat(hints.settings().temperature()).isEqualTo(OptionalDouble.of(0.0));
+        assertThat(hints.toBuilder().defaultTemperature().build().settings().temperature()).isEmpty();
     }
 
     @Test
     void aTopPOfZeroMeansTheEngineDefaultAsInTheSpecification() {
-        assertThat(ExecutionHints.builder().topP(0.0).build().topP()).isEmpty();
-        assertThat(ExecutionHints.builder().topP(0.9).build().topP()).isEqualTo(OptionalDouble.of(0.9));
-        assertThat(ExecutionHints.builder().topP(0.9).defaultTopP().build().topP()).isEmpty();
+        assertThat(ExecutionHints.builder().topP(0.0).build().settings().topP()).isEmpty();
+        assertThat(ExecutionHints.builder().topP(0.9).build().settings().topP()).isEqualTo(OptionalDouble.of(0.9));
+        assertThat(ExecutionHints.builder().topP(0.9).defaultTopP().build().settings().topP()).isEmpty();
     }
 
     @Test
     void givenValuesAreKept() {
         ExecutionHints hints = ExecutionHints.builder().maxTokens(512).timeout(Duration.ofSeconds(30))
-                .temperature(0.7).topP(1.0).option("seed", 42).build();
+                .temperature(0.7).topP(1.0).seed(42).stop(List.of("END")).option("mirostat", 2).build();
 
-        assertThat(hints.maxTokens()).isEqualTo(512);
-        assertThat(hints.hasMaxTokens()).isTrue();
+        assertThat(hints.settings().maxTokens()).isEqualTo(512);
+        assertThat(hints.settings().hasMaxTokens()).isTrue();
         assertThat(hints.timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(hints.hasTimeout()).isTrue();
-        assertThat(hints.temperature()).isEqualTo(OptionalDouble.of(0.7));
-        assertThat(hints.topP()).isEqualTo(OptionalDouble.of(1.0));
-        assertThat(hints.options()).containsEntry("seed", 42);
+        assertThat(hints.settings().temperature()).isEqualTo(OptionalDouble.of(0.7));
+        assertThat(hints.settings().topP()).isEqualTo(OptionalDouble.of(1.0));
+        assertThat(hints.settings().seed()).hasValue(42L);
+        assertThat(hints.settings().stop()).containsExactly("END");
+        assertThat(hints.settings().options()).containsEntry("mirostat", 2);
         assertThat(hints.toBuilder().build()).isEqualTo(hints);
     }
 
@@ -68,6 +71,13 @@ class ExecutionHintsTest {
         assertConfigInvalid(() -> ExecutionHints.builder().temperature(Double.POSITIVE_INFINITY).build());
         assertConfigInvalid(() -> ExecutionHints.builder().topP(1.5).build());
         assertConfigInvalid(() -> ExecutionHints.builder().topP(-0.5).build());
+    }
+
+    @Test
+    void theSettingsAreTheOneInferenceSettingsValueAndCanBeGivenWhole() {
+        InferenceSettings settings = InferenceSettings.builder().maxTokens(64).seed(7).build();
+
+        assertThat(ExecutionHints.builder().settings(settings).build().settings()).isEqualTo(settings);
     }
 
     @Test
@@ -86,8 +96,9 @@ class ExecutionHintsTest {
         stops.add("END");
         options.put("extra", true);
 
-        assertThat(hints.options()).containsOnlyKeys("stop");
-        assertThat(hints.options().get("stop")).isEqualTo(List.of("\n\n"));
-        assertThatThrownBy(() -> hints.options().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(hints.settings().options()).containsOnlyKeys("stop");
+        assertThat(hints.settings().options().get("stop")).isEqualTo(List.of("\n\n"));
+        assertThatThrownBy(() -> hints.settings().options().put("x",
+                1)).isInstanceOf(UnsupportedOperationException.class);
     }
 }

@@ -9,12 +9,14 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Request;
-import dev.pagantic.orchestrate.ExecutionPlan;
-import dev.pagantic.orchestrate.PlanPolicy;
-import dev.pagantic.orchestrate.PlanTrace;
-import dev.pagantic.orchestrate.Step;
-import dev.pagantic.orchestrate.StepInput;
-import dev.pagantic.orchestrate.StepType;
+import dev.pagantic.inference.grammar.GbnfGrammar;
+import dev.pagantic.orchestrate.internal.StructuredOutput;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.PlanPolicy;
+import dev.pagantic.orchestrate.plan.PlanTrace;
+import dev.pagantic.orchestrate.plan.Step;
+import dev.pagantic.orchestrate.plan.StepInput;
+import dev.pagantic.orchestrate.plan.StepType;
 import dev.pagantic.orchestrate.spi.Interceptor;
 import dev.pagantic.orchestrate.spi.Invocation;
 import dev.pagantic.orchestrate.spi.InvocationKind;
@@ -118,7 +120,7 @@ class LlmPlannerTest {
 
         Request sent = engine.lastRequest().orElseThrow();
         assertThat(sent.schema()).contains(planner.planSchema());
-        assertThat(sent.grammar()).isEqualTo(planner.planGrammar());
+        assertThat(sent.grammar()).contains(GbnfGrammar.fromSchema(planner.planSchema()));
     }
 
     @Test
@@ -130,7 +132,7 @@ class LlmPlannerTest {
 
         Request sent = engine.lastRequest().orElseThrow();
         assertThat(sent.schema()).isEmpty();
-        assertThat(sent.grammar()).isEqualTo(planner.planGrammar());
+        assertThat(sent.grammar()).contains(GbnfGrammar.fromSchema(planner.planSchema()));
     }
 
     @Test
@@ -164,10 +166,10 @@ class LlmPlannerTest {
         planner(engine).maxTokens(512).build().createPlan(CTX, REQUEST);
 
         Request sent = engine.lastRequest().orElseThrow();
-        assertThat(sent.temperature()).hasValue(LlmPlanner.TEMPERATURE);
+        assertThat(sent.settings().temperature()).hasValue(LlmPlanner.TEMPERATURE);
         assertThat(LlmPlanner.TEMPERATURE).isEqualTo(0.2);
-        assertThat(sent.maxTokens()).isEqualTo(512);
-        assertThat(sent.options()).containsEntry(LlmPlanner.ENABLE_THINKING_OPTION, false);
+        assertThat(sent.settings().maxTokens()).isEqualTo(512);
+        assertThat(sent.settings().options()).containsEntry(StructuredOutput.ENABLE_THINKING_OPTION, false);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.inference.Result;
+import dev.pagantic.orchestrate.multimodel.Directive;
 import dev.pagantic.orchestrate.multimodel.EngineCatalogue;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.util.List;
@@ -72,7 +73,7 @@ class MultiModelFacadeTest {
         Orchestrator orchestrator = Orchestrator.builder().engine(engine).build();
 
         SystemResponse response = orchestrator.execute(SystemRequest.builder().mode(Mode.REFINE).user("q")
-                .directive(new Directive(2, java.util.Optional.empty(), java.util.Optional.empty(), List.of(), 0)).build());
+                .directive(Directive.builder().iterations(2).build()).build());
 
         assertThat(response.isSuccess()).as("%s", response.error()).isTrue();
         assertThat(response.content()).isEqualTo("best");

@@ -3,8 +3,10 @@ package dev.pagantic.orchestrate.facade;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.Cancellation;
+import dev.pagantic.core.Candidate;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.FailureCategory;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.IdGenerator;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
@@ -21,12 +23,12 @@ import dev.pagantic.memory.InMemoryConversationStore;
 import dev.pagantic.observe.Event;
 import dev.pagantic.observe.InMemoryEventLog;
 import dev.pagantic.observe.LifecycleTransitionEvent;
-import dev.pagantic.orchestrate.ExecutionPlan;
-import dev.pagantic.orchestrate.Step;
-import dev.pagantic.orchestrate.StepHandlers;
-import dev.pagantic.orchestrate.StepInput;
-import dev.pagantic.orchestrate.StepType;
 import dev.pagantic.orchestrate.lifecycle.LifecycleState;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.Step;
+import dev.pagantic.orchestrate.plan.StepHandlers;
+import dev.pagantic.orchestrate.plan.StepInput;
+import dev.pagantic.orchestrate.plan.StepType;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.testkit.SlowEngine;
 import dev.pagantic.tool.Tool;
@@ -366,14 +368,14 @@ class OrchestratorTest {
             facade.execute(chat("b"));
 
             Request hinted = engine.requests().get(0);
-            assertThat(hinted.maxTokens()).isEqualTo(64);
-            assertThat(hinted.temperature()).hasValue(0.0);
-            assertThat(hinted.topP()).hasValue(0.9);
-            assertThat(hinted.options()).containsEntry("top_k", 40);
+            assertThat(hinted.settings().maxTokens()).isEqualTo(64);
+            assertThat(hinted.settings().temperature()).hasValue(0.0);
+            assertThat(hinted.settings().topP()).hasValue(0.9);
+            assertThat(hinted.settings().options()).containsEntry("top_k", 40);
             Request plain = engine.requests().get(1);
-            assertThat(plain.maxTokens()).isEqualTo(2048);
-            assertThat(plain.temperature()).isEmpty();
-            assertThat(plain.topP()).isEmpty();
+            assertThat(plain.settings().maxTokens()).isEqualTo(2048);
+            assertThat(plain.settings().temperature()).isEmpty();
+            assertThat(plain.settings().topP()).isEmpty();
         }
     }
 
@@ -395,8 +397,8 @@ class OrchestratorTest {
         Cancellation cancellation = new Cancellation();
         cancellation.cancel();
         try (Orchestrator facade = orchestrator(ScriptedEngine.replying("x")).build()) {
-            SystemResponse response = facade.execute(SystemRequest.builder().requestId("c").user("hi").build(), null,
-                    cancellation);
+            SystemResponse response = facade.execute(SystemRequest.builder().requestId("c").user("hi").build(),
+                    StreamHandler.NOOP, cancellation);
 
             assertThat(response.error().orElseThrow().code()).isEqualTo(ErrorCode.CANCELLED_SIGNAL);
             assertThat(transitions("c")).containsExactly("PREPARE", "CANCELLED");
@@ -542,13 +544,13 @@ class OrchestratorTest {
                 .handler(StepType.RETRIEVE, StepHandlers.retrieve((ctx, q) -> List.of(Message.system("a"),
                         Message.system("b"))))
                 .handler(StepType.RERANK, StepHandlers.rerank((ctx, input) -> input.candidates().stream()
-                        .map(c -> dev.pagantic.orchestrate.RerankCandidate.of(c.content(), 0.5, c.source()))
+                        .map(c -> Candidate.of(c.content(), c.source(), 0.5))
                         .toList()))
                 .build()) {
             facade.execute(SystemRequest.builder().mode(Mode.PLAN).user("go").build());
         }
 
-        assertThat(contexts.get(0).candidates()).extracting(dev.pagantic.orchestrate.CandidateIR::content)
+        assertThat(contexts.get(0).candidates()).extracting(Candidate::content)
                 .containsExactly("a", "b");
     }
 
@@ -619,18 +621,19 @@ class OrchestratorTest {
         List<Event> timeline = events.eventsOfRequest("req-t");
         assertThat(timeline).extracting(Event::action).containsExactly(
                 "lifecycle_transition", "lifecycle_transition",
-                "inference_start", "infer", "inference_end",
+                "inference_start", "inference_end",
                 "tool_start", "tool_end", "tool",
-                "inference_start", "infer", "inference_end",
+                "inference_start", "inference_end",
                 "lifecycle_transition");
         assertThat(timeline).allMatch(e -> e.correlation().sessionId().equals("sess-t"));
-        assertThat(timeline.get(4).data()).containsEntry("tool_call_count", 1).containsEntry("finish_reason", "tool");
-        for (Event tool : List.of(timeline.get(5), timeline.get(6), timeline.get(7))) {
+        assertThat(timeline.get(3).data()).containsEntry("tool_call_count", 1)
+                .containsEntry("finish_reason", "tool_calls");
+        for (Event tool : List.of(timeline.get(4), timeline.get(5), timeline.get(6))) {
             assertThat(tool.correlation().causedBy()).isEqualTo("call-7");
             assertThat(tool.data()).containsEntry("tool_call_id", "call-7");
         }
-        assertThat(timeline.get(5).data()).containsKey("args_hash");
-        assertThat(timeline.get(6).data()).containsEntry("success", true);
+        assertThat(timeline.get(4).data()).containsKey("args_hash");
+        assertThat(timeline.get(5).data()).containsEntry("success", true);
     }
 
     @Test

@@ -55,7 +55,8 @@ class RequestTimelinesTest {
         }
 
         assertThat(timelines.of("f")).anySatisfy(event -> {
-            assertThat(event.action()).isEqualTo("infer");
+            assertThat(event.action()).isEqualTo("inference_end");
+            assertThat(event.data()).containsEntry("finish_reason", "error");
             assertThat(event.errorCode()).contains("INFERENCE_ENGINE_ERROR");
         });
     }

@@ -13,14 +13,15 @@ import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
+import dev.pagantic.inference.grammar.GbnfGrammar;
 import dev.pagantic.observe.Event;
 import dev.pagantic.observe.InMemoryEventLog;
 import dev.pagantic.observe.LifecycleTransitionEvent;
-import dev.pagantic.orchestrate.ExecutionPlan;
-import dev.pagantic.orchestrate.Step;
-import dev.pagantic.orchestrate.StepHandlers;
-import dev.pagantic.orchestrate.StepInput;
-import dev.pagantic.orchestrate.StepType;
+import dev.pagantic.orchestrate.plan.ExecutionPlan;
+import dev.pagantic.orchestrate.plan.Step;
+import dev.pagantic.orchestrate.plan.StepHandlers;
+import dev.pagantic.orchestrate.plan.StepInput;
+import dev.pagantic.orchestrate.plan.StepType;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolRegistry;
@@ -87,7 +88,8 @@ class SpecContractsTest {
                     .build());
         }
         List<Event> timeline = events.eventsOfRequest("r-trace");
-        assertThat(timeline).extracting(Event::action).contains("lifecycle_transition", "infer", "tool");
+        assertThat(timeline).extracting(Event::action).contains("lifecycle_transition", "inference_start",
+                "inference_end", "tool");
         assertThat(timeline).allSatisfy(e -> assertThat(e.correlation().traceId()).isEqualTo("trace-from-caller"));
     }
 
@@ -242,7 +244,7 @@ class SpecContractsTest {
                     .output(OutputContract.builder().schema(SENTIMENT).grammar(grammar).build()).build());
 
             assertThat(response.isSuccess()).isTrue();
-            assertThat(engine.lastRequest().orElseThrow().grammar()).isEqualTo(grammar);
+            assertThat(engine.lastRequest().orElseThrow().grammar()).contains(GbnfGrammar.parse(grammar));
         }
     }
 
@@ -289,10 +291,10 @@ class SpecContractsTest {
         }
         List<Request> requests = engine.requests();
         assertThat(requests).hasSize(4).allSatisfy(request -> {
-            assertThat(request.maxTokens()).isEqualTo(64);
-            assertThat(request.temperature()).hasValue(0.1);
-            assertThat(request.topP()).hasValue(0.9);
-            assertThat(request.options()).containsEntry("top_k", 40);
+            assertThat(request.settings().maxTokens()).isEqualTo(64);
+            assertThat(request.settings().temperature()).hasValue(0.1);
+            assertThat(request.settings().topP()).hasValue(0.9);
+            assertThat(request.settings().options()).containsEntry("top_k", 40);
         });
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import java.math.BigDecimal;
@@ -95,7 +96,7 @@ class SystemResponseTest {
     @Test
     void aTruncatedAnswerFinishesWithLength() {
         SystemResponse response = SystemResponse.builder().content("and then")
-                .finishReason(FinishReason.from(dev.pagantic.inference.FinishReason.LENGTH)).build();
+                .finishReason(FinishReason.LENGTH).build();
 
         assertThat(response.finishReason()).isEqualTo(FinishReason.LENGTH);
         assertThat(response.isSuccess()).isTrue();

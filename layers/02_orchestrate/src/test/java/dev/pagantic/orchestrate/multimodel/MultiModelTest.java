@@ -10,9 +10,12 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Engine;
+import dev.pagantic.inference.InferenceSettings;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.grammar.GbnfGrammar;
+import dev.pagantic.orchestrate.spi.Interceptor;
+import dev.pagantic.orchestrate.spi.Invocation;
 import dev.pagantic.testkit.FailingEngine;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.math.BigDecimal;
@@ -46,7 +49,7 @@ class MultiModelTest {
                 .add("large", large, 9, new BigDecimal("10.0"), new BigDecimal("20.0"))
                 .build();
 
-        AdversarialResult result = modes(catalogue).adversarial(CTX, "ship the release", ModeSettings.DEFAULTS);
+        AdversarialResult result = modes(catalogue).adversarial(CTX, "ship the release", Directive.NONE);
 
         assertThat(result.initialPlan()).isEqualTo("plan one");
         assertThat(result.critique()).isEqualTo("too vague");
@@ -75,7 +78,7 @@ class MultiModelTest {
         EngineCatalogue catalogue = EngineCatalogue.builder().add("a", a, 9).add("b", b, 1).build();
 
         AdversarialResult result = modes(catalogue).adversarial(CTX, "task",
-                ModeSettings.builder().iterations(2).primary("b").review("a").build());
+                Directive.builder().iterations(2).primary("b").review("a").build());
 
         assertThat(result.calls()).extracting(PhaseCall::phase)
                 .containsExactly("plan", "critique", "refine", "critique", "refine");
@@ -101,7 +104,7 @@ class MultiModelTest {
         };
 
         MultiModel.builder().catalogue(catalogue).interceptor(recording).build()
-                .adversarial(CTX, "task", ModeSettings.DEFAULTS);
+                .adversarial(CTX, "task", Directive.NONE);
 
         assertThat(seen).containsExactly("INFERENCE small", "INFERENCE large", "INFERENCE small");
     }
@@ -145,7 +148,8 @@ class MultiModelTest {
                 .add("judge", judge, 9, BigDecimal.ONE, BigDecimal.ONE).build();
 
         VoteResult result = modes(catalogue).vote(CTX, "which?",
-                ModeSettings.builder().voters("v1", "v2").maxTokens(8).build());
+                Directive.builder().voters("v1", "v2").build(),
+                InferenceSettings.builder().maxTokens(8).build());
 
         assertThat(result.responses()).extracting(VoteResult.Response::model).containsExactly("v1", "v2");
         assertThat(result.responses()).extracting(VoteResult.Response::selected).containsExactly(false, true);
@@ -156,9 +160,9 @@ class MultiModelTest {
         Request judged = judge.lastRequest().orElseThrow();
         assertThat(judged.schema()).contains(MultiModel.JUDGE_SCHEMA);
         assertThat(judged.hasGrammar()).isTrue();
-        assertThat(judged.maxTokens()).as("a small budget never cuts the judge's JSON")
+        assertThat(judged.settings().maxTokens()).as("a small budget never cuts the judge's JSON")
                 .isGreaterThanOrEqualTo(MultiModel.JUDGE_MIN_TOKENS);
-        GbnfGrammar grammar = GbnfGrammar.parse(judged.grammar());
+        GbnfGrammar grammar = judged.grammar().orElseThrow();
         assertThat(grammar.accepts("{\"selected\": 1, \"reason\": \"ok\"}")).isTrue();
         assertThat(grammar.accepts("{\"selected\": 2, \"reason\": \"ok\"}"))
                 .as("the grammar narrows selected to the responses' indices").isFalse();
@@ -177,7 +181,7 @@ class MultiModelTest {
                 .add("v", ScriptedEngine.replying("only answer"), 1)
                 .add("judge", ScriptedEngine.replying("{\"selected\": 3, \"reason\": \"x\"}"), 9).build();
 
-        assertCode(() -> modes(catalogue).vote(CTX, "q", ModeSettings.builder().voters("v").build()),
+        assertCode(() -> modes(catalogue).vote(CTX, "q", Directive.builder().voters("v").build()),
                 ErrorCode.CONSTRAINT_SCHEMA_INVALID);
     }
 
@@ -187,7 +191,7 @@ class MultiModelTest {
                 .add("v", ScriptedEngine.replying("only answer"), 1)
                 .add("judge", ScriptedEngine.replying("the first one"), 9).build();
 
-        assertThatThrownBy(() -> modes(catalogue).vote(CTX, "q", ModeSettings.builder().voters("v").build()))
+        assertThatThrownBy(() -> modes(catalogue).vote(CTX, "q", Directive.builder().voters("v").build()))
                 .isInstanceOfSatisfying(PaganticException.class,
                         e -> assertThat(e.code().name()).startsWith("CONSTRAINT_"));
     }
@@ -205,7 +209,7 @@ class MultiModelTest {
                     .add("judge", judge, 9).build();
             MultiModel modes = MultiModel.builder().catalogue(catalogue).executor(pool).build();
 
-            VoteResult result = modes.vote(CTX, "q", ModeSettings.builder().voters("a", "broken", "c").build());
+            VoteResult result = modes.vote(CTX, "q", Directive.builder().voters("a", "broken", "c").build());
 
             assertThat(result.responses()).hasSize(3);
             assertThat(result.responses().get(1).failure()).get()
@@ -226,7 +230,7 @@ class MultiModelTest {
                 .add("broken", FailingEngine.builder().failAlways().build(), 1)
                 .add("judge", ScriptedEngine.replying("{}"), 9).build();
 
-        assertCode(() -> modes(catalogue).vote(CTX, "q", ModeSettings.builder().voters("broken").build()),
+        assertCode(() -> modes(catalogue).vote(CTX, "q", Directive.builder().voters("broken").build()),
                 ErrorCode.INFERENCE_ENGINE_ERROR);
     }
 
@@ -237,7 +241,7 @@ class MultiModelTest {
         EngineCatalogue catalogue = EngineCatalogue.builder()
                 .add("m", engine, 1, new BigDecimal("1000"), BigDecimal.ZERO).build();
 
-        RefineResult result = modes(catalogue).refine(CTX, "write", ModeSettings.DEFAULTS);
+        RefineResult result = modes(catalogue).refine(CTX, "write", Directive.NONE);
 
         assertThat(result.refinedResponse()).isEqualTo("v2");
         assertThat(result.iterations()).isEqualTo(2);
@@ -256,7 +260,7 @@ class MultiModelTest {
                 .build();
         EngineCatalogue catalogue = EngineCatalogue.builder().add("m", engine, 1).build();
 
-        RefineResult result = modes(catalogue).refine(CTX, "write", ModeSettings.builder().iterations(3).build());
+        RefineResult result = modes(catalogue).refine(CTX, "write", Directive.builder().iterations(3).build());
 
         assertThat(result.refinedResponse()).isEqualTo("v1");
         assertThat(result.iterations()).isEqualTo(1);
@@ -272,7 +276,7 @@ class MultiModelTest {
         EngineCatalogue catalogue = EngineCatalogue.builder().add("chat", ScriptedEngine.replying("no"), 1)
                 .add("planner", planner, 7).build();
 
-        PlanningResult result = modes(catalogue).planning(CTX, "plan it", ModeSettings.builder().minWeight(5).build());
+        PlanningResult result = modes(catalogue).planning(CTX, "plan it", Directive.builder().minWeight(5).build());
 
         assertThat(result.content()).isEqualTo("the plan");
         assertThat(result.call().engine()).isEqualTo("planner");

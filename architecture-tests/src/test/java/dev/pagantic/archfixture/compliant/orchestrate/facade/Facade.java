@@ -2,7 +2,7 @@ package dev.pagantic.archfixture.compliant.orchestrate.facade;
 
 import dev.pagantic.archfixture.compliant.context.ContextBuilder;
 import dev.pagantic.archfixture.compliant.inference.Engine;
-import dev.pagantic.archfixture.compliant.orchestrate.AgentLoop;
+import dev.pagantic.archfixture.compliant.orchestrate.agent.AgentLoop;
 import dev.pagantic.archfixture.compliant.orchestrate.spi.StepInterceptor;
 import dev.pagantic.archfixture.compliant.tool.Tool;
 import java.util.function.Supplier;

@@ -1,0 +1,75 @@
+package dev.pagantic.orchestrate.facade;
+
+import dev.pagantic.constraint.SchemaValidator;
+import dev.pagantic.constraint.ValidationReport;
+import dev.pagantic.core.Message;
+import dev.pagantic.core.Role;
+import dev.pagantic.orchestrate.loop.LoopSettings;
+import dev.pagantic.orchestrate.loop.Outcome;
+import dev.pagantic.orchestrate.structured.SpecializedLoop;
+import dev.pagantic.orchestrate.structured.SpecializedResult;
+import dev.pagantic.validate.RetryPolicy;
+import dev.pagantic.validate.RuleValidator;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@link Mode#STRUCTURED}: a {@link SpecializedLoop} call. The prompt is the last user message; system messages in the
+ * request replace the configured system prompt; with registered tools the call has a tool phase first. The response
+ * carries the raw model output as content, the structured output, the validation result, the usage, the tool calls
+ * made and, with rules, their pass rate as the confidence (source {@code validation}).
+ */
+final class StructuredMode implements ModeRunner {
+
+    private final LoopSettings settings;
+    private final RetryPolicy retryPolicy;
+    private final @Nullable RuleValidator rules;
+    private final SchemaValidator validator;
+
+    StructuredMode(LoopSettings settings, RetryPolicy retryPolicy, @Nullable RuleValidator rules,
+                   SchemaValidator validator) {
+        this.settings = settings;
+        this.retryPolicy = retryPolicy;
+        this.rules = rules;
+        this.validator = validator;
+    }
+
+    @Override
+    public SystemResponse run(RequestCall call) {
+        SystemRequest req = call.request();
+        SpecializedLoop.Builder builder = SpecializedLoop.builder().loopSettings(settingsFor(req))
+                .schema(req.output().schema().orElseThrow()).grammar(call.grammar().orElse(null))
+                .retryPolicy(retryPolicy).rules(rules).strictValidation(req.output().strictValidation());
+        SpecializedLoop loop = asReplica(builder, req).build();
+        Outcome<SpecializedResult> outcome = loop.run(call.ctx(), ChatMode.lastUserMessage(req),
+                req.hints().settings(), call.options());
+        if (outcome.failure().isPresent()) {
+            return call.failed(outcome.failure().get(), outcome.usage(), outcome.toolExecutions());
+        }
+        SpecializedResult result = outcome.orElseThrow();
+        ValidationReport report = result.validation();
+        SystemResponse.Builder response = call.response()
+                .content(report.output())
+                .validationResult(ValidationResult.from(report))
+                .tokenUsage(outcome.usage())
+                .finishReason(result.result().finishReason());
+        JsonTrees.fromJsonNode(report.value()).ifPresent(response::structuredOutput);
+        outcome.toolExecutions().forEach(e -> response.toolCallMade(ToolCallRecord.from(e)));
+        result.rules().ifPresent(checked -> response.confidence(checked.passRate(), ConfidenceSource.VALIDATION));
+        return response.build();
+    }
+
+    /** The orchestrator's settings with the request's system messages in place of the configured system prompt. */
+    LoopSettings settingsFor(SystemRequest req) {
+        String requestSystem = req.messages().stream().filter(m -> m.role() == Role.SYSTEM)
+                .map(Message::content).collect(Collectors.joining("\n\n"));
+        return requestSystem.isEmpty() ? settings
+                : settings.withSystemMessage(Optional.of(Message.system(requestSystem)));
+    }
+
+    /** What every call of the request shares, a structured call or a redundant replica: validator and repair. */
+    SpecializedLoop.Builder asReplica(SpecializedLoop.Builder loop, SystemRequest req) {
+        return loop.validator(validator).repairAllowed(req.output().repairAllowed());
+    }
+}
