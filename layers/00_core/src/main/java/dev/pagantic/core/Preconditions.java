@@ -47,10 +47,11 @@ public final class Preconditions {
     /** An immutable copy of the list; {@code CONFIG_INVALID} when it or one of its elements is null. */
     public static <T> List<T> requireElements(List<T> values, String name) {
         requireNonNull(values, name);
-        for (T value : values) {
-            requireNonNull(value, name + " element");
+        try {
+            return List.copyOf(values); // an immutable list comes back as it is: no copy, no walk
+        } catch (NullPointerException nullElement) {
+            throw invalid(name + " element must not be null");
         }
-        return List.copyOf(values);
     }
 
     /** A deep, immutable copy of a JSON object; {@code CONFIG_INVALID} when it is null or holds a non-JSON value. */

@@ -61,7 +61,7 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
         builder.tools = tools;
         builder.schema = schema.orElse(null);
         builder.grammar = grammar.orElse(null);
-        builder.settings = settings.toBuilder();
+        builder.settings = settings;
         return builder;
     }
 
@@ -79,9 +79,10 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
     public static final class Builder {
         private List<Message> messages = List.of(); // immutable, or an ArrayList of this builder's own
         private List<ToolDefinition> tools = List.of(); // likewise
-        private Schema schema;
-        private GbnfGrammar grammar;
-        private InferenceSettings.Builder settings = InferenceSettings.builder();
+        private @Nullable Schema schema;
+        private @Nullable GbnfGrammar grammar;
+        private InferenceSettings settings = InferenceSettings.DEFAULTS;
+        private InferenceSettings.@Nullable Builder edited; // only once a single setting is set: most calls set none
 
         private Builder() {
         }
@@ -140,55 +141,63 @@ public record Request(List<Message> messages, List<ToolDefinition> tools, Option
 
         /** Replaces the sampling settings whole. */
         public Builder settings(InferenceSettings value) {
-            this.settings = requireNonNull(value, "settings").toBuilder();
+            this.settings = requireNonNull(value, "settings");
+            this.edited = null;
             return this;
         }
 
         /** The most tokens to generate; 0 for the engine's default. */
         public Builder maxTokens(int value) {
-            settings.maxTokens(value);
+            edit().maxTokens(value);
             return this;
         }
 
         /** The sampling temperature; 0.0 is greedy. */
         public Builder temperature(double value) {
-            settings.temperature(value);
+            edit().temperature(value);
             return this;
         }
 
         /** Back to the engine's default temperature. */
         public Builder defaultTemperature() {
-            settings.defaultTemperature();
+            edit().defaultTemperature();
             return this;
         }
 
         /** The nucleus sampling threshold. */
         public Builder topP(double value) {
-            settings.topP(value);
+            edit().topP(value);
             return this;
         }
 
         /** The sampling seed. */
         public Builder seed(long value) {
-            settings.seed(value);
+            edit().seed(value);
             return this;
         }
 
         /** Adds a string that ends generation. */
         public Builder addStop(String value) {
-            settings.addStop(value);
+            edit().addStop(value);
             return this;
         }
 
         /** An engine-specific option (a JSON value). */
         public Builder option(String key, Object value) {
-            settings.option(key, value);
+            edit().option(key, value);
             return this;
+        }
+
+        private InferenceSettings.Builder edit() {
+            if (edited == null) {
+                edited = settings.toBuilder();
+            }
+            return edited;
         }
 
         public Request build() {
             return new Request(messages, tools, Optional.ofNullable(schema), Optional.ofNullable(grammar),
-                    settings.build());
+                    edited == null ? settings : edited.build());
         }
     }
 }

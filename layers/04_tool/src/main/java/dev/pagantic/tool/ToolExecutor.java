@@ -14,10 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -25,16 +25,25 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs tool calls with timeouts, on a bounded pool of platform threads that the executor owns; close it when the
- * application shuts down. One executor is meant to be shared by every loop of an application; the registry (or a
- * whitelisted view of it) is passed per call, so that each request sees its own tools.
+ * Runs tool calls with timeouts, on threads that the executor owns; close it when the application shuts down. One
+ * executor is meant to be shared by every loop of an application; the registry (or a whitelisted view of it) is passed
+ * per call, so that each request sees its own tools.
+ *
+ * <h2>Threads</h2>
+ * When the JVM offers virtual threads (Java 21 and later, detected at run time: the library is built for Java 17),
+ * each isolated call runs on a new virtual thread (nothing to size, and an abandoned tool holds no platform thread);
+ * else on a pool of at most {@code maxParallelism + maxAbandoned} daemon platform threads.
+ * {@link Builder#virtualThreads(boolean) virtualThreads(false)} keeps platform threads on every JVM: choose it for
+ * tools that may spin on the CPU ignoring interruption, since such a tool keeps the carrier thread under a virtual
+ * thread busy, and the carriers are as many as the cores. The caller waits for a call's outcome in one place (its
+ * timeout, its deadline and its cancellation together): a quick tool costs one hand-off each way.
  *
  * <h2>Failures are results</h2>
  * {@link #execute} and {@link #executeAll} never throw for a tool-level failure: it becomes an error
@@ -78,6 +87,10 @@ import org.slf4j.LoggerFactory;
  * most of the executor's overhead for a quick tool; in exchange its timeout is only the deadline of its context: the
  * executor cannot abandon it.
  *
+ * <p>Why this file is longer than 500 lines: admission (slots), waiting, stopping and abandoning a thread are one
+ * concurrency protocol over the same private state (the slot semaphore, the abandoned count, each task's state); split
+ * across classes, its invariants would have to be read in several places at once.
+ *
  * <pre>{@code
  * try (ToolExecutor executor = ToolExecutor.builder()
  *         .defaultTimeout(Duration.ofSeconds(20)).maxParallelism(4).maxAbandoned(8)
@@ -108,7 +121,8 @@ public final class ToolExecutor implements AutoCloseable {
     private final Duration interruptGrace;
     private final ToolObserver observer;
     private final boolean validateArguments;
-    private final ThreadPoolExecutor pool;
+    private final ExecutorService pool;
+    private final boolean virtualThreads;
     private final Semaphore slots;
     private final AtomicInteger abandoned = new AtomicInteger();
     private final AtomicLong abandonedTotal = new AtomicLong();
@@ -122,17 +136,26 @@ public final class ToolExecutor implements AutoCloseable {
         this.observer = builder.observer;
         this.validateArguments = builder.validateArguments;
         this.slots = new Semaphore(maxParallelism);
-        int threads = maxParallelism + maxAbandoned;
-        AtomicInteger threadNumber = new AtomicInteger();
         String prefix = builder.threadNamePrefix;
+        Optional<ExecutorService> virtual = builder.virtualThreads
+                ? VirtualThreads.perTaskExecutor(prefix)
+                : Optional.empty();
+        this.virtualThreads = virtual.isPresent();
+        this.pool = virtual.orElseGet(() -> platformPool(maxParallelism + maxAbandoned, prefix));
+    }
+
+    /** At most {@code threads} daemon threads (an abandoned tool must not keep the JVM alive), ended when idle. */
+    private static ExecutorService platformPool(int threads, String prefix) {
+        AtomicInteger threadNumber = new AtomicInteger();
         ThreadFactory factory = runnable -> {
             Thread thread = new Thread(runnable, prefix + "-" + threadNumber.incrementAndGet());
-            thread.setDaemon(true); // an abandoned tool must not keep the JVM alive
+            thread.setDaemon(true);
             return thread;
         };
-        this.pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                factory);
-        this.pool.allowCoreThreadTimeOut(true);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), factory);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Starts building an executor. */
@@ -271,6 +294,11 @@ public final class ToolExecutor implements AutoCloseable {
         return defaultTimeout;
     }
 
+    /** Whether isolated calls run on virtual threads (see the class comment), else on the pool of platform threads. */
+    public boolean usesVirtualThreads() {
+        return virtualThreads;
+    }
+
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
         return closed;
@@ -289,7 +317,7 @@ public final class ToolExecutor implements AutoCloseable {
     @Override
     public String toString() {
         return "ToolExecutor[maxParallelism=" + maxParallelism + ", maxAbandoned=" + maxAbandoned + ", abandoned="
-                + abandoned.get() + ", defaultTimeout=" + defaultTimeout + "]";
+                + abandoned.get() + ", defaultTimeout=" + defaultTimeout + ", virtualThreads=" + virtualThreads + "]";
     }
 
     // ------------------------------------------------------------------------------------------------ one call
@@ -399,9 +427,8 @@ public final class ToolExecutor implements AutoCloseable {
         } catch (RejectedExecutionException closedMeanwhile) {
             task.state.set(Task.DONE);
             slots.release();
-            task.outcome.completeExceptionally(PaganticException.of(ErrorCode.TOOL_UNAVAILABLE,
-                    "the tool executor is closed", closedMeanwhile));
-            task.started.complete(System.nanoTime());
+            task.publish(null, PaganticException.of(ErrorCode.TOOL_UNAVAILABLE, "the tool executor is closed",
+                    closedMeanwhile));
         }
     }
 
@@ -409,34 +436,48 @@ public final class ToolExecutor implements AutoCloseable {
     private ToolExecution await(CallContext ctx, Run run) {
         Task task = run.task;
         long callerDeadline = ctx.remaining().map(ToolExecutor::deadlineNanos).orElse(Long.MAX_VALUE);
-        CompletableFuture<Void> callerCancelled = new CompletableFuture<>();
-        Registration registration = ctx.onCancel(() -> callerCancelled.complete(null));
+        task.waiter = Thread.currentThread();
+        Registration registration = ctx.onCancel(task::callerCancelled);
         try {
-            Wait started = waitFor(task.started, callerDeadline, callerCancelled);
-            Wait done = Wait.TIMED_OUT;
-            long toolDeadline = Long.MAX_VALUE;
-            if (started == Wait.DONE) {
-                toolDeadline = saturatedAdd(task.started.join(), task.timeout);
-                done = waitFor(task.outcome, Math.min(toolDeadline, callerDeadline), callerCancelled);
-            } else if (started == Wait.CANCELLED) {
-                done = Wait.CANCELLED;
+            long toolDeadline = Long.MAX_VALUE; // known once the task has started
+            while (!task.ended) {
+                if (task.callerCancelled || Thread.currentThread().isInterrupted()) {
+                    stop(task, "the caller was cancelled");
+                    throw callerStopped(ctx);
+                }
+                long now = System.nanoTime();
+                if (task.started) {
+                    toolDeadline = saturatedAdd(task.startedAt, task.timeout);
+                }
+                if (now >= callerDeadline && callerDeadline <= toolDeadline) {
+                    stop(task, "the caller's deadline passed");
+                    throw callerStopped(ctx);
+                }
+                if (now >= toolDeadline) {
+                    return timedOut(ctx, run);
+                }
+                // not started yet: its timeout cannot end before now + timeout, when the wait is taken up again
+                long wakeAt = Math.min(callerDeadline, task.started ? toolDeadline : saturatedAdd(now, task.timeout));
+                LockSupport.parkNanos(this, wakeAt - now);
             }
-            if (done == Wait.DONE || task.outcome.isDone()) {
-                return end(run, outcome(ctx, run));
-            }
-            if (done == Wait.CANCELLED || toolDeadline == Long.MAX_VALUE || callerDeadline <= toolDeadline) {
-                stop(task, "the caller was cancelled or its deadline passed");
-                throw callerStopped(ctx);
-            }
-            boolean left = stop(task, "tool timeout of " + task.timeout + " exceeded");
-            LOG.warn("tool call {} '{}' timed out after {}{}", run.call.id(), run.call.name(), task.timeout,
-                    left ? "; its thread ignored the interrupt and was abandoned" : "");
-            return end(run, run.failure(ErrorCode.TOOL_TIMEOUT, "tool '" + run.call.name()
-                            + "' did not finish within " + task.timeout + " and was cancelled",
-                    run.tool.safety().idempotent()));
+            return end(run, outcome(ctx, run));
         } finally {
+            task.waiter = null;
             registration.close();
         }
+    }
+
+    /** Stops a task past its timeout (abandoning its thread if it ignores that) and returns the timeout outcome. */
+    private ToolExecution timedOut(CallContext ctx, Run run) {
+        Task task = run.task;
+        if (task.ended) {
+            return end(run, outcome(ctx, run));
+        }
+        boolean left = stop(task, "tool timeout of " + task.timeout + " exceeded");
+        LOG.warn("tool call {} '{}' timed out after {}{}", run.call.id(), run.call.name(), task.timeout,
+                left ? "; its thread ignored the interrupt and was abandoned" : "");
+        return end(run, run.failure(ErrorCode.TOOL_TIMEOUT, "tool '" + run.call.name() + "' did not finish within "
+                + task.timeout + " and was cancelled", run.tool.safety().idempotent()));
     }
 
     /** Runs an {@link Tool#inline() inline} tool on the caller's thread and emits the end event. */
@@ -455,15 +496,9 @@ public final class ToolExecutor implements AutoCloseable {
         return end(run, outcome(ctx, run, timeout, content, thrown)); // a rethrow is ended by executeAll
     }
 
-    /** The outcome of a finished task as an execution; rethrows the caller's own cancellation. */
+    /** The outcome of an ended task as an execution; rethrows the caller's own cancellation. */
     private ToolExecution outcome(CallContext ctx, Run run) {
-        try {
-            return outcome(ctx, run, run.task.timeout, run.task.outcome.join(), null);
-        } catch (CompletionException e) {
-            return outcome(ctx, run, run.task.timeout, null, e.getCause() != null ? e.getCause() : e);
-        } catch (java.util.concurrent.CancellationException e) {
-            return outcome(ctx, run, run.task.timeout, null, e);
-        }
+        return outcome(ctx, run, run.task.timeout, run.task.content, run.task.thrown);
     }
 
     /** What the tool returned or threw as an execution; rethrows the caller's own cancellation. */
@@ -556,7 +591,11 @@ public final class ToolExecutor implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ the task
 
-    /** The work on the pool thread, with its state shared with the waiting caller. */
+    /**
+     * The work on the tool's thread, with its state shared with the waiting caller. The tool's thread publishes
+     * {@link #started} and then {@link #ended} (volatile writes after the plain fields they guard) and unparks the
+     * {@link #waiter}; the caller's cancellation unparks it too.
+     */
     private final class Task implements Runnable {
         static final int QUEUED = 0;
         static final int RUNNING = 1;
@@ -566,10 +605,15 @@ public final class ToolExecutor implements AutoCloseable {
         final Run run;
         final Duration timeout;
         final Cancellation cancellation = new Cancellation();
-        final CompletableFuture<Long> started = new CompletableFuture<>();
-        final CompletableFuture<String> outcome = new CompletableFuture<>();
         final CountDownLatch finished = new CountDownLatch(1);
         final AtomicInteger state = new AtomicInteger(QUEUED);
+        long startedAt; // System.nanoTime(), published by started
+        volatile boolean started;
+        String content; // the outcome, published by ended
+        Throwable thrown;
+        volatile boolean ended;
+        volatile boolean callerCancelled;
+        volatile Thread waiter;
         volatile Future<?> future;
         boolean stopped; // by the caller's thread only
         volatile boolean keepsSlot; // abandoned beyond maxAbandoned: its slot is released when it ends
@@ -585,16 +629,19 @@ public final class ToolExecutor implements AutoCloseable {
                 finished.countDown();
                 return; // stopped before it started
             }
-            started.complete(System.nanoTime());
+            startedAt = System.nanoTime();
+            started = true;
+            String result = null;
+            Throwable failure = null;
             try {
                 CallContext ctx = run.toolCtx.withCancellation(cancellation).withTimeout(timeout);
-                outcome.complete(run.tool.execute(ctx, run.call.arguments()));
-            } catch (Throwable thrown) { // everything goes back to the caller, who decides
-                outcome.completeExceptionally(thrown);
+                result = run.tool.execute(ctx, run.call.arguments());
+            } catch (Throwable e) { // everything goes back to the caller, who decides
+                failure = e;
             } finally {
                 int previous = state.getAndSet(DONE);
                 if (previous == RUNNING) {
-                    slots.release();
+                    slots.release(); // before the caller wakes: its next call finds the slot free
                 } else if (previous == ABANDONED) {
                     if (keepsSlot) {
                         slots.release();
@@ -603,7 +650,29 @@ public final class ToolExecutor implements AutoCloseable {
                     LOG.info("abandoned tool call {} '{}' has finally ended; {} abandoned threads left",
                             run.call.id(), run.call.name(), left);
                 }
+                publish(result, failure);
                 finished.countDown();
+            }
+        }
+
+        /** Publishes the outcome and wakes the caller. */
+        void publish(String result, Throwable failure) {
+            content = result;
+            thrown = failure;
+            ended = true;
+            wake();
+        }
+
+        /** The caller's context was cancelled: wakes the caller, who stops the task. */
+        void callerCancelled() {
+            callerCancelled = true;
+            wake();
+        }
+
+        private void wake() {
+            Thread parked = waiter;
+            if (parked != null) {
+                LockSupport.unpark(parked);
             }
         }
     }
@@ -658,34 +727,6 @@ public final class ToolExecutor implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ waiting
 
-    private enum Wait { DONE, CANCELLED, TIMED_OUT }
-
-    /** Waits until the future completes, the caller is cancelled or the deadline (by {@link System#nanoTime}) passes. */
-    private static Wait waitFor(CompletableFuture<?> future, long deadline, CompletableFuture<Void> cancelled) {
-        CompletableFuture<Object> either = CompletableFuture.anyOf(future, cancelled);
-        try {
-            if (deadline == Long.MAX_VALUE) {
-                either.get();
-            } else {
-                long left = deadline - System.nanoTime();
-                if (left > 0) {
-                    either.get(left, TimeUnit.NANOSECONDS);
-                }
-            }
-        } catch (TimeoutException e) {
-            // fall through to the checks
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Wait.CANCELLED;
-        } catch (ExecutionException e) {
-            // the future failed: that is its outcome
-        }
-        if (future.isDone()) {
-            return Wait.DONE;
-        }
-        return cancelled.isDone() ? Wait.CANCELLED : Wait.TIMED_OUT;
-    }
-
     private static long deadlineNanos(Duration remaining) {
         return saturatedAdd(System.nanoTime(), remaining);
     }
@@ -712,6 +753,7 @@ public final class ToolExecutor implements AutoCloseable {
         private ToolObserver observer = ToolObserver.NOOP;
         private boolean validateArguments = true;
         private String threadNamePrefix = "pagantic-tool";
+        private boolean virtualThreads = true;
 
         private Builder() {
         }
@@ -764,7 +806,16 @@ public final class ToolExecutor implements AutoCloseable {
             return this;
         }
 
-        /** The executor, which owns a new thread pool: close it. */
+        /**
+         * Whether isolated calls run on virtual threads when the JVM offers them (Java 21 and later); {@code true} by
+         * default. {@code false} keeps the pool of platform threads on every JVM (see the class comment).
+         */
+        public Builder virtualThreads(boolean value) {
+            this.virtualThreads = value;
+            return this;
+        }
+
+        /** The executor, which owns its threads: close it. */
         public ToolExecutor build() {
             check(defaultTimeout != null && !defaultTimeout.isNegative() && !defaultTimeout.isZero(),
                     "defaultTimeout must be positive: " + defaultTimeout);

@@ -126,7 +126,7 @@ public final class AgentLoop implements AutoCloseable {
     private final @Nullable TransitionListener transitionListener;
     private final InferenceCall inference;
     private final ToolRound round;
-    private final SchemaValidator validator = new SchemaValidator();
+    private @Nullable SchemaValidator validator; // made by the first structured turn: chat turns need none
     private final ConversationBuffer memory;
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -263,6 +263,9 @@ public final class AgentLoop implements AutoCloseable {
                     options.stream().orElse(settings.stream()));
             ctx.throwIfDone();
             phases.validate("constraint pipeline: JSON check, repair, enum normalisation, schema validation");
+            if (validator == null) {
+                validator = new SchemaValidator();
+            }
             ValidationReport report = StructuredOutput.pipeline(schema, answer.grammar(), true, true, validator)
                     .process(answer.result().content());
             Message stored = Message.assistant(report.json());

@@ -250,17 +250,27 @@ public final class Orchestrator implements AutoCloseable {
         TurnOptions.Builder options = TurnOptions.builder().lifecycle(lifecycle)
                 .stream(stream == StreamHandler.NOOP ? null : stream);
         List<String> selected = new ArrayList<>();
-        settings.tools().ifPresent(tools -> {
-            List<String> allowed = tools.names().stream().filter(req::allowsTool).toList();
+        ToolRegistry tools = settings.tools().orElse(null);
+        if (tools != null) {
+            List<String> allowed = new ArrayList<>();
+            for (String name : tools.names()) {
+                if (req.allowsTool(name)) {
+                    allowed.add(name);
+                }
+            }
             if (!req.tools().isEmpty()) {
                 options.allowedTools(allowed);
             }
             selected.addAll(allowed);
-        });
+        }
         if (req.mode() == Mode.CHAT && !req.callerTools().isEmpty()) {
-            List<ToolDefinition> callerTools = req.callerTools().stream().filter(tool -> req.allowsTool(tool.name()))
-                    .toList();
-            callerTools.forEach(tool -> selected.add(tool.name()));
+            List<ToolDefinition> callerTools = new ArrayList<>();
+            for (ToolDefinition tool : req.callerTools()) {
+                if (req.allowsTool(tool.name())) {
+                    callerTools.add(tool);
+                    selected.add(tool.name());
+                }
+            }
             options.callerTools(callerTools);
         }
         execution.selectTools(selected);
@@ -269,6 +279,9 @@ public final class Orchestrator implements AutoCloseable {
 
     /** Every whitelisted name must be a registered or a caller tool. */
     private void checkWhitelist(SystemRequest req) {
+        if (req.tools().isEmpty()) {
+            return;
+        }
         Set<String> callerNames = req.callerTools().stream().map(ToolDefinition::name)
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         for (String name : req.tools()) {

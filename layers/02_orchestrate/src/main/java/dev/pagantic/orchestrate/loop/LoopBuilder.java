@@ -5,6 +5,7 @@ import static dev.pagantic.core.Preconditions.require;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.Role;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.InferenceSettings;
@@ -28,14 +29,16 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract class LoopBuilder<B extends LoopBuilder<B>> {
 
+    private static final InferenceSettings DEFAULT_INFERENCE = InferenceSettings.builder()
+            .maxTokens(LoopSettings.DEFAULT_MAX_TOKENS).build();
+
     private @Nullable Engine engine;
     private @Nullable ToolRegistry tools;
     private @Nullable ToolExecutor toolExecutor;
     private @Nullable String systemPrompt;
     private @Nullable PromptProvider promptProvider;
     private @Nullable Message systemMessage; // from shared settings
-    private InferenceSettings inference = InferenceSettings.builder()
-            .maxTokens(LoopSettings.DEFAULT_MAX_TOKENS).build();
+    private InferenceSettings inference = DEFAULT_INFERENCE;
     private int maxToolIterations = LoopSettings.DEFAULT_MAX_TOOL_ITERATIONS;
     private StreamHandler stream = StreamHandler.NOOP;
     private EventLog eventLog = EventLog.noOp();
@@ -43,13 +46,16 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
     private @Nullable ContextPlacement contextPlacement;
     private Interceptor interceptor = Interceptor.NONE;
     private boolean createdExecutor;
+    private @Nullable LoopSettings resolved; // set by loopSettings(value), forgotten by every setter after it
 
     /** For subclasses. */
     protected LoopBuilder() {
     }
 
+    /** After a setter: the settings differ from any resolved ones. */
     @SuppressWarnings("unchecked")
     private B self() {
+        resolved = null;
         return (B) this;
     }
 
@@ -164,7 +170,9 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
         this.contextProvider = value.contextProvider().orElse(null);
         this.contextPlacement = value.contextPlacement().orElse(null);
         this.interceptor = value.interceptor();
-        return self();
+        B self = self();
+        this.resolved = value; // already validated: a loop built on these settings alone takes them as they are
+        return self;
     }
 
     /**
@@ -175,16 +183,21 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
      * @param owner what is being built, for messages ("AgentLoop")
      */
     protected final LoopSettings loopSettings(String owner) {
+        if (resolved != null) {
+            createdExecutor = false;
+            return resolved;
+        }
         if (engine == null) {
             throw PaganticException.of(ErrorCode.CONFIG_NO_ENGINE, "a " + owner + " needs an inference engine");
         }
-        String invalid = "invalid " + owner + " configuration: ";
-        require(inference != null, invalid + "settings must not be null");
-        require(maxToolIterations > 0, invalid + "maxToolIterations must be positive: ", maxToolIterations);
-        require(stream != null, invalid + "stream must not be null (use StreamHandler.NOOP)");
-        require(eventLog != null, invalid + "eventLog must not be null (use EventLog.noOp())");
-        require(interceptor != null, invalid + "interceptor must not be null (use Interceptor.NONE)");
-        Optional<Message> system = systemMessage(invalid);
+        check(inference != null, owner, "settings must not be null");
+        if (maxToolIterations <= 0) {
+            check(false, owner, "maxToolIterations must be positive: " + maxToolIterations);
+        }
+        check(stream != null, owner, "stream must not be null (use StreamHandler.NOOP)");
+        check(eventLog != null, owner, "eventLog must not be null (use EventLog.noOp())");
+        check(interceptor != null, owner, "interceptor must not be null (use Interceptor.NONE)");
+        Optional<Message> system = systemMessage(owner);
         createdExecutor = tools != null && toolExecutor == null;
         ToolExecutor executor = createdExecutor ? ToolEvents.observedExecutor(eventLog) : toolExecutor;
         return new LoopSettings(engine, Optional.ofNullable(tools), Optional.ofNullable(tools == null ? null
@@ -198,17 +211,24 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
         return createdExecutor;
     }
 
-    private Optional<Message> systemMessage(String invalid) {
+    /** {@code CONFIG_INVALID} "invalid {owner} configuration: {problem}" unless the condition holds. */
+    private static void check(boolean condition, String owner, String problem) {
+        if (!condition) {
+            throw Preconditions.invalid("invalid " + owner + " configuration: " + problem);
+        }
+    }
+
+    private Optional<Message> systemMessage(String owner) {
         boolean hasPrompt = systemPrompt != null && !systemPrompt.isBlank();
-        require(!(hasPrompt && promptProvider != null),
-                invalid + "configure either a systemPrompt or a promptProvider, not both");
+        check(!(hasPrompt && promptProvider != null), owner,
+                "configure either a systemPrompt or a promptProvider, not both");
         if (hasPrompt) {
             return Optional.of(Message.system(systemPrompt));
         }
         if (promptProvider != null) {
             Message message = promptProvider.buildSystemPrompt();
-            require(message != null && message.role() == Role.SYSTEM,
-                    invalid + "the promptProvider must return a system message");
+            check(message != null && message.role() == Role.SYSTEM, owner,
+                    "the promptProvider must return a system message");
             return Optional.of(message);
         }
         return Optional.ofNullable(systemMessage);

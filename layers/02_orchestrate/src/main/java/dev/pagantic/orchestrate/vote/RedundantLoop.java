@@ -367,7 +367,7 @@ public final class RedundantLoop implements AutoCloseable {
         /** The loop; see {@link Builder} for validation. */
         public RedundantLoop build() {
             LoopSettings settings = loopSettings("RedundantLoop");
-            String invalid = "invalid RedundantLoop configuration: ";
+            final String invalid = "invalid RedundantLoop configuration: "; // a constant: no concatenation at run time
             require(n > 0, invalid + "n must be positive: ", n);
             require(minSuccesses >= 0 && minSuccesses <= n, invalid + "minSuccesses must be within [1, n]: ",
                     minSuccesses);
