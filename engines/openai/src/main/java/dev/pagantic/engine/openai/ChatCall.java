@@ -13,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +85,7 @@ final class ChatCall {
             timer = scheduleTimeout(exchange);
             LOG.debug("POST {} ({} messages, stream {})", wiring.endpoint(), request.messages().size(),
                     streamed);
-            HttpResponse<InputStream> response = exchange.send(wiring.client(), httpRequest(body));
+            Exchange.Received response = exchange.send(wiring.client(), httpRequest(body));
             return answer(response, started);
         } catch (Delivery.HandlerFailure failure) {
             throw failure.unwrap();
@@ -130,7 +129,7 @@ final class ChatCall {
         return builder.build();
     }
 
-    private Result answer(HttpResponse<InputStream> response, long started) throws IOException {
+    private Result answer(Exchange.Received response, long started) throws IOException {
         int status = response.statusCode();
         InputStream body = response.body();
         if (status < 200 || status > 299) {

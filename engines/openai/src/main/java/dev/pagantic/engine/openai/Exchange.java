@@ -3,6 +3,7 @@ package dev.pagantic.engine.openai;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CancellationException;
@@ -36,17 +37,41 @@ final class Exchange {
     private volatile CompletableFuture<HttpResponse<InputStream>> pending;
     private volatile InputStream body;
 
-    /** Sends the request and waits for the response headers; the body is then read from the response's stream. */
-    HttpResponse<InputStream> send(HttpClient client, HttpRequest request) throws IOException {
-        CompletableFuture<HttpResponse<InputStream>> future =
-                client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    /** What arrived: the status and headers, and the body to read as a stream. */
+    record Received(int statusCode, HttpHeaders headers, InputStream body) {
+    }
+
+    /**
+     * Sends the request and waits for the response headers; the body is then read from the stream. The headers are
+     * taken from the body handler, which the client's own threads call as soon as they arrive: since Java 25 the
+     * {@code sendAsync} future completes only after a hop to the common pool, which a caller running on a busy common
+     * pool (a parallel stream, a {@code supplyAsync} task) would otherwise wait for forever. Transport failures
+     * (no connection) still come through the future; on a busy common pool they wait for a free thread or for the
+     * call's deadline or request timeout, whose abort completes the wait from the timer's thread.
+     */
+    Received send(HttpClient client, HttpRequest request) throws IOException {
+        CompletableFuture<Received> arrived = new CompletableFuture<>();
+        HttpResponse.BodyHandler<InputStream> handler = info -> {
+            HttpResponse.BodySubscriber<InputStream> subscriber = HttpResponse.BodySubscribers.ofInputStream();
+            subscriber.getBody().thenAccept(stream -> arrived.complete(
+                    new Received(info.statusCode(), info.headers(), stream)));
+            return subscriber;
+        };
+        CompletableFuture<HttpResponse<InputStream>> future = client.sendAsync(request, handler);
         pending = future;
         if (abort.get() != null) {
             future.cancel(true); // aborted before the future was published
         }
-        HttpResponse<InputStream> response;
+        future.whenComplete((response, failure) -> {
+            if (failure != null) {
+                arrived.completeExceptionally(failure);
+            } else {
+                arrived.complete(new Received(response.statusCode(), response.headers(), response.body()));
+            }
+        });
+        Received received;
         try {
-            response = future.get();
+            received = arrived.get();
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             abort(Abort.INTERRUPTED);
@@ -55,17 +80,20 @@ final class Exchange {
             throw new IOException("the exchange was aborted", cancelled);
         } catch (ExecutionException failed) {
             Throwable cause = failed.getCause();
+            if (cause instanceof CancellationException) {
+                throw new IOException("the exchange was aborted", cause);
+            }
             if (cause instanceof IOException io) {
                 throw io;
             }
             throw new IOException(cause == null ? "the exchange failed" : cause.toString(), cause);
         }
-        body = response.body();
+        body = received.body();
         if (abort.get() != null) {
             closeBody(); // aborted while the headers arrived
             throw new IOException("the exchange was aborted");
         }
-        return response;
+        return received;
     }
 
     /** Aborts the exchange from any thread; only the first reason is kept. Quick and never throws. */
