@@ -108,6 +108,7 @@ public final class ToolExecutor implements AutoCloseable {
     private final Duration interruptGrace;
     private final ToolObserver observer;
     private final boolean validateArguments;
+    private final ArgumentValidator.Cache argumentValidators = new ArgumentValidator.Cache(256);
     private final ThreadPoolExecutor pool;
     private final Semaphore slots;
     private final AtomicInteger abandoned = new AtomicInteger();
@@ -359,7 +360,7 @@ public final class ToolExecutor implements AutoCloseable {
             return run;
         }
         if (validateArguments) {
-            List<String> problems = ArgumentValidator.problems(tool.definition().parameters(), call.arguments());
+            List<String> problems = argumentValidators.of(tool.definition().parameters()).problems(call.arguments());
             if (!problems.isEmpty()) {
                 run.immediate = run.failure(ErrorCode.TOOL_INVALID_ARGUMENTS,
                         "invalid arguments for tool '" + call.name() + "': " + String.join("; ", problems), true);

@@ -46,16 +46,17 @@ public final class GbnfGrammar {
     }
 
     /**
-     * Derives the grammar of a schema: it accepts exactly the JSON documents the schema describes, with keys in
-     * declaration order, optional properties omissible, no undeclared properties, and limited whitespace between
-     * tokens. Use it to constrain structured output at the decoder without writing GBNF by hand. A string enum
-     * none of whose values is within the schema's {@code maxLength} has no instance, and is refused with
-     * {@code CONFIG_INVALID} rather than turned into a grammar that nothing satisfies, as is a schema nested deeper
-     * than {@value SchemaGbnfGenerator#MAX_SCHEMA_DEPTH} levels.
+     * Derives the grammar of a schema, to constrain structured output at the decoder without writing GBNF by hand:
+     * {@code SchemaGrammar.of(schema).grammar()}. See {@link SchemaGrammar} for what it enforces and what it leaves to
+     * the validator.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} for a schema no JSON value satisfies, a {@code pattern} outside
+     *                           the expressible subset, or one nested deeper than
+     *                           {@value SchemaGbnfGenerator#MAX_SCHEMA_DEPTH} levels; {@code CONFIG_GRAMMAR_INVALID}
+     *                           for a grammar over the cost budget
      */
     public static GbnfGrammar fromSchema(Schema schema) {
-        Objects.requireNonNull(schema, "schema");
-        return parse(SchemaGbnfGenerator.generate(schema));
+        return SchemaGrammar.of(schema).grammar();
     }
 
     /**
