@@ -33,16 +33,31 @@ public final class GbnfGrammar {
 
     private final String text;
     private final CompiledGrammar compiled;
+    private final GrammarCost cost;
 
-    private GbnfGrammar(String text, CompiledGrammar compiled) {
+    private GbnfGrammar(String text, CompiledGrammar compiled, GrammarCost cost) {
         this.text = text;
         this.compiled = compiled;
+        this.cost = cost;
     }
 
-    /** Parses and checks a grammar; throws {@code CONFIG_GRAMMAR_INVALID} with {@code line}/{@code column} details. */
+    /**
+     * Parses and checks a grammar; throws {@code CONFIG_GRAMMAR_INVALID} with {@code line}/{@code column} details,
+     * or, for a grammar over the cost budget ({@link GrammarCost}), with {@code budget}, {@code estimate} and
+     * {@code limit} details: such a grammar would hold the decoder in set-up, and is refused in milliseconds instead.
+     */
     public static GbnfGrammar parse(String text) {
         Objects.requireNonNull(text, "text");
-        return new GbnfGrammar(text, GbnfParser.parse(text));
+        GrammarCost.checkLength(text);
+        CompiledGrammar compiled = GbnfParser.parse(text);
+        GrammarCost cost = GrammarCost.of(compiled, text.length());
+        cost.requireWithinBudget();
+        return new GbnfGrammar(text, compiled, cost);
+    }
+
+    /** What this grammar costs the decoder, as estimated when it was parsed (within the budget). */
+    public GrammarCost cost() {
+        return cost;
     }
 
     /**

@@ -45,6 +45,8 @@ final class JsonLiterals {
                 out.append(entries.hasNext() ? "," : "");
             }
             out.append('}');
+        } else if (value instanceof Keyed keyed) {
+            out.append(keyed.text());
         } else if (value instanceof List<?> list) {
             out.append('[');
             for (int i = 0; i < list.size(); i++) {
@@ -55,6 +57,26 @@ final class JsonLiterals {
         } else {
             throw new IllegalArgumentException("not a JSON value: " + value.getClass().getName());
         }
+    }
+
+    /**
+     * A key equal for values JSON Schema calls equal: the compact text with numbers in their shortest form and object
+     * members sorted by name.
+     */
+    static String key(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> sorted = new java.util.TreeMap<>();
+            map.forEach((name, member) -> sorted.put(String.valueOf(name), new Keyed(key(member))));
+            return write(sorted);
+        }
+        if (value instanceof List<?> list) {
+            return write(list.stream().map(item -> (Object) new Keyed(key(item))).toList());
+        }
+        return write(value);
+    }
+
+    /** A value whose key is already written (for {@link #key}). */
+    private record Keyed(String text) {
     }
 
     /** The shortest exact JSON text of a number: an integer when it is integral, else without trailing zeros. */

@@ -41,8 +41,7 @@ final class OtherStrings {
             }
             node.end = true;
         }
-        String escape = define.apply(name + "-escape", String.join(" | ",
-                ESCAPES.stream().map(SchemaGbnfGenerator::literal).toList()));
+        String escape = define.apply(name + "-escape", new LiteralTrie(ESCAPES).expression(name + "-escape", define));
         return expression(root, name, escape, define);
     }
 
@@ -60,8 +59,8 @@ final class OtherStrings {
                 escapes.add(character);
             }
         }
-        String leavingEscape = escapes.isEmpty() ? escape : String.join(" | ", ESCAPES.stream()
-                .filter(e -> !escapes.contains(e)).map(SchemaGbnfGenerator::literal).toList());
+        String leavingEscape = escapes.isEmpty() ? escape : define.apply(name + "-escape", new LiteralTrie(ESCAPES
+                .stream().filter(e -> !escapes.contains(e)).toList()).expression(name + "-escape", define));
         alternatives.add("(" + leaving.gbnfClass() + " | " + leavingEscape + ") char*");
         for (Map.Entry<String, Node> child : node.children.entrySet()) {
             String rest = define.apply(name, expression(child.getValue(), name, escape, define));

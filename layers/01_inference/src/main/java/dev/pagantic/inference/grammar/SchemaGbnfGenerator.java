@@ -42,8 +42,11 @@ import java.util.regex.Pattern;
  */
 final class SchemaGbnfGenerator {
 
-    /** Arrays and strings longer than this are not bounded in the grammar (llama.cpp caps repetitions); validation is. */
-    private static final int MAX_GRAMMAR_REPETITION = GbnfParser.MAX_REPETITIONS;
+    /**
+     * Length, item and property counts above this are not carried by the grammar (each counted unit is a rule of its
+     * own, and the cost budget would soon refuse a schema with a few long strings); validation checks them.
+     */
+    static final int MAX_GRAMMAR_REPETITION = 256;
 
     /**
      * Schemas nested deeper than this (objects in objects, arrays of arrays) are refused with {@code CONFIG_INVALID}:
@@ -125,6 +128,7 @@ final class SchemaGbnfGenerator {
     private final Map<String, String> rules = new LinkedHashMap<>();
     private final Set<String> usedPrimitives = new LinkedHashSet<>(List.of("ws"));
     private final Map<String, String> memo = new HashMap<>();
+    private final Map<String, Integer> nextSuffix = new HashMap<>();
     private final Set<String> validatedAfter = new LinkedHashSet<>();
     private int combinations;
 
@@ -389,7 +393,7 @@ final class SchemaGbnfGenerator {
      * satisfying the leaves' scalar constraints. Constraints on array and object values are left to the validator.
      */
     private List<Object> allowedValues(List<Part> leaves, EnumSet<Kind> kinds) {
-        List<Object> values = null;
+        Map<String, Object> values = null; // by canonical text, in listed order
         for (Part leaf : leaves) {
             for (String keyword : List.of("const", "enum")) {
                 if (!leaf.map().containsKey(keyword)) {
@@ -397,12 +401,13 @@ final class SchemaGbnfGenerator {
                 }
                 List<?> listed = keyword.equals("const") ? Collections.singletonList(leaf.get(keyword))
                         : (List<?>) leaf.get(keyword);
-                List<Object> previous = values;
-                values = new ArrayList<>();
+                GrammarCost.checkAlternatives(listed.size());
+                Map<String, Object> previous = values;
+                values = new LinkedHashMap<>();
                 for (Object value : listed) {
-                    if ((previous == null || previous.stream().anyMatch(v -> JsonLiterals.equal(v, value)))
-                            && values.stream().noneMatch(v -> JsonLiterals.equal(v, value))) {
-                        values.add(value);
+                    String key = JsonLiterals.key(value);
+                    if (previous == null || previous.containsKey(key)) {
+                        values.putIfAbsent(key, value);
                     }
                 }
             }
@@ -411,11 +416,12 @@ final class SchemaGbnfGenerator {
             return null;
         }
         List<Object> allowed = new ArrayList<>();
-        for (Object value : values) {
+        Map<String, Pattern> patterns = new HashMap<>();
+        for (Object value : values.values()) {
             String type = JsonLiterals.type(value);
             Kind kind = type.equals("integer") ? Kind.INTEGER : Kind.valueOf(type.toUpperCase(java.util.Locale.ROOT));
             boolean typed = kinds.contains(kind) || kind == Kind.INTEGER && kinds.contains(Kind.NUMBER);
-            if (typed && satisfiesScalarKeywords(value, leaves)) {
+            if (typed && satisfiesScalarKeywords(value, leaves, patterns)) {
                 allowed.add(value);
             }
         }
@@ -439,13 +445,14 @@ final class SchemaGbnfGenerator {
                 "exclusiveMaximum", "multipleOf").contains(keyword);
     }
 
-    private static boolean satisfiesScalarKeywords(Object value, List<Part> leaves) {
+    private static boolean satisfiesScalarKeywords(Object value, List<Part> leaves, Map<String, Pattern> patterns) {
         for (Part leaf : leaves) {
             if (value instanceof String text) {
                 int length = text.codePointCount(0, text.length());
                 if (leaf.get("minLength") instanceof Number min && length < min.longValue()
                         || leaf.get("maxLength") instanceof Number max && length > max.longValue()
-                        || leaf.get("pattern") instanceof String regex && !Pattern.compile(regex).matcher(text).find()) {
+                        || leaf.get("pattern") instanceof String regex
+                        && !patterns.computeIfAbsent(regex, Pattern::compile).matcher(text).find()) {
                     return false;
                 }
             } else if (value instanceof Number number) {
@@ -906,11 +913,14 @@ final class SchemaGbnfGenerator {
         return unbounded ? "{" + min + ",}" : "{" + min + "," + max + "}";
     }
 
+    /** A rule name not yet used: the name, or the name with the next free number for it. */
     private String reserve(String name) {
         String unique = name;
-        for (int n = 2; rules.containsKey(unique) || PRIMITIVES.containsKey(unique); n++) {
-            unique = name + "-" + n;
+        int n = nextSuffix.getOrDefault(name, 2);
+        while (rules.containsKey(unique) || PRIMITIVES.containsKey(unique)) {
+            unique = name + "-" + n++;
         }
+        nextSuffix.put(name, n);
         rules.put(unique, null);
         return unique;
     }
