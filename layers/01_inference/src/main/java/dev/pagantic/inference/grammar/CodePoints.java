@@ -115,8 +115,8 @@ final class CodePoints {
         }
         for (int c = 0; c < 0x20; c++) {
             if (contains(c)) {
-                String escaped = SchemaGbnfGenerator.jsonString(Character.toString(c));
-                alternatives.add(SchemaGbnfGenerator.literal(escaped.substring(1, escaped.length() - 1)));
+                String escaped = GbnfWriter.jsonString(Character.toString(c));
+                alternatives.add(GbnfWriter.literal(escaped.substring(1, escaped.length() - 1)));
             }
         }
         return alternatives.size() == 1 ? alternatives.get(0) : "(" + String.join(" | ", alternatives) + ")";

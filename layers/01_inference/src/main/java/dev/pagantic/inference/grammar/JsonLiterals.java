@@ -30,7 +30,7 @@ final class JsonLiterals {
         if (value == null) {
             out.append("null");
         } else if (value instanceof String text) {
-            out.append(SchemaGbnfGenerator.jsonString(text));
+            out.append(GbnfWriter.jsonString(text));
         } else if (value instanceof Boolean) {
             out.append(value);
         } else if (value instanceof Number number) {
@@ -40,7 +40,7 @@ final class JsonLiterals {
             Iterator<? extends Map.Entry<?, ?>> entries = map.entrySet().iterator();
             while (entries.hasNext()) {
                 Map.Entry<?, ?> entry = entries.next();
-                out.append(SchemaGbnfGenerator.jsonString(String.valueOf(entry.getKey()))).append(':');
+                out.append(GbnfWriter.jsonString(String.valueOf(entry.getKey()))).append(':');
                 write(entry.getValue(), out);
                 out.append(entries.hasNext() ? "," : "");
             }
@@ -77,6 +77,23 @@ final class JsonLiterals {
 
     /** A value whose key is already written (for {@link #key}). */
     private record Keyed(String text) {
+    }
+
+    /** A GBNF sequence matching the value, with whitespace ({@code ws}) allowed between the tokens of containers. */
+    static String gbnf(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            List<String> members = new java.util.ArrayList<>();
+            map.forEach((name, member) -> members.add(GbnfWriter.literal(
+                    GbnfWriter.jsonString(String.valueOf(name))) + " ws \":\" ws " + gbnf(member)));
+            return members.isEmpty() ? "\"{\" ws \"}\"" : "\"{\" ws " + String.join(" ws \",\" ws ", members)
+                    + " ws \"}\"";
+        }
+        if (value instanceof List<?> list) {
+            List<String> items = list.stream().map(JsonLiterals::gbnf).toList();
+            return items.isEmpty() ? "\"[\" ws \"]\"" : "\"[\" ws " + String.join(" ws \",\" ws ", items)
+                    + " ws \"]\"";
+        }
+        return GbnfWriter.literal(write(value));
     }
 
     /** The shortest exact JSON text of a number: an integer when it is integral, else without trailing zeros. */

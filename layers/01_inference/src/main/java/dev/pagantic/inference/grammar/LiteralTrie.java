@@ -120,7 +120,7 @@ final class LiteralTrie {
             Node below = below(child);
             int[] text = texts[child.from()];
             int end = below == null ? text.length : below.depth();
-            String literal = SchemaGbnfGenerator.literal(new String(text, node.depth(), end - node.depth()));
+            String literal = GbnfWriter.literal(new String(text, node.depth(), end - node.depth()));
             alternatives.add(below == null ? literal : literal + " " + rules.get(below));
         }
         if (node.from() < node.to() && texts[node.from()].length == node.depth()) {

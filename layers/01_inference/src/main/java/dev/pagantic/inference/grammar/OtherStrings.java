@@ -64,7 +64,7 @@ final class OtherStrings {
         alternatives.add("(" + leaving.gbnfClass() + " | " + leavingEscape + ") char*");
         for (Map.Entry<String, Node> child : node.children.entrySet()) {
             String rest = define.apply(name, expression(child.getValue(), name, escape, define));
-            alternatives.add(SchemaGbnfGenerator.literal(child.getKey()) + " " + rest);
+            alternatives.add(GbnfWriter.literal(child.getKey()) + " " + rest);
         }
         return String.join(" | ", alternatives);
     }
@@ -80,7 +80,7 @@ final class OtherStrings {
 
     /** The JSON characters of a string's contents: raw code points, or escape sequences where JSON needs them. */
     private static List<String> characters(String text) {
-        String json = SchemaGbnfGenerator.jsonString(text);
+        String json = GbnfWriter.jsonString(text);
         List<String> characters = new ArrayList<>();
         for (int i = 1; i < json.length() - 1; ) {
             if (json.charAt(i) == '\\') {

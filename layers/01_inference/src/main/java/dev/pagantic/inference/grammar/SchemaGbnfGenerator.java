@@ -57,6 +57,9 @@ final class SchemaGbnfGenerator {
     /** The most alternatives {@code anyOf}/{@code oneOf} combinations expand to; past it, later ones are validated after. */
     private static final int MAX_COMBINATIONS = 64;
 
+    /** The most characters of declared keys that additional keys are kept apart from, character by character. */
+    private static final int MAX_EXCLUDED_KEY_CHARACTERS = 4_096;
+
     /** The most member rules an object's property counting may take; past it, the counts are validated after. */
     private static final int MAX_COUNTING_RULES = 2048;
 
@@ -74,16 +77,6 @@ final class SchemaGbnfGenerator {
 
     /** The rule of a conjunction that has no instance: never referenced from the root. */
     private static final String NEVER = "";
-
-    /** Shared rules, emitted once each when used, in this order. */
-    private static final Map<String, String> PRIMITIVES = primitives();
-
-    /** The primitives each primitive refers to (transitively closed). */
-    private static final Map<String, List<String>> PRIMITIVE_DEPENDENCIES = Map.of(
-            "string", List.of("char", "escape"),
-            "char", List.of("escape"),
-            "value", List.of("object", "array", "string", "char", "escape", "number", "boolean", "null"),
-            "date-time", List.of("date", "time"));
 
     /** The JSON types as a grammar tells them apart; integer is a number without fraction or exponent. */
     private enum Kind { NULL, BOOLEAN, OBJECT, ARRAY, STRING, NUMBER, INTEGER }
@@ -125,10 +118,8 @@ final class SchemaGbnfGenerator {
     }
 
     private final List<Schema> roots = new ArrayList<>();
-    private final Map<String, String> rules = new LinkedHashMap<>();
-    private final Set<String> usedPrimitives = new LinkedHashSet<>(List.of("ws"));
+    private final GbnfWriter out = new GbnfWriter();
     private final Map<String, String> memo = new HashMap<>();
-    private final Map<String, Integer> nextSuffix = new HashMap<>();
     private final Set<String> validatedAfter = new LinkedHashSet<>();
     private int combinations;
 
@@ -140,9 +131,9 @@ final class SchemaGbnfGenerator {
                     + "so no output could").detail("pointer", "").build();
         }
         if (!top.equals("root")) {
-            generator.rules.put("root", top);
+            generator.out.put("root", top);
         }
-        return new Derivation(generator.render(), Collections.unmodifiableSet(generator.validatedAfter));
+        return new Derivation(generator.out.render(), Collections.unmodifiableSet(generator.validatedAfter));
     }
 
     static String generate(Schema schema) {
@@ -167,20 +158,20 @@ final class SchemaGbnfGenerator {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "the parameters of tool '" + tool.name()
                         + "' admit no JSON object").detail("tool", tool.name()).build();
             }
-            calls.add(generator.define(name + "-call", "\"{\" ws " + literal(jsonString("name")) + " ws \":\" ws "
-                    + literal(jsonString(tool.name())) + " ws \",\" ws " + literal(jsonString("arguments"))
+            calls.add(generator.out.define(name + "-call", "\"{\" ws " + GbnfWriter.literal(GbnfWriter.jsonString("name")) + " ws \":\" ws "
+                    + GbnfWriter.literal(GbnfWriter.jsonString(tool.name())) + " ws \",\" ws " + GbnfWriter.literal(GbnfWriter.jsonString("arguments"))
                     + " ws \":\" ws " + arguments + " ws \"}\""));
         }
-        String call = generator.define("call", String.join(" | ", calls));
-        String envelope = generator.define("envelope", "\"{\" ws " + literal(jsonString(TOOL_CALLS_KEY))
+        String call = generator.out.define("call", String.join(" | ", calls));
+        String envelope = generator.out.define("envelope", "\"{\" ws " + GbnfWriter.literal(GbnfWriter.jsonString(TOOL_CALLS_KEY))
                 + " ws \":\" ws \"[\" ws " + call + " ws" + (maxCalls > 1 ? " (\",\" ws " + call + " ws)"
-                + repetition(0, maxCalls - 1) : "")
+                + GbnfWriter.repetition(0, maxCalls - 1) : "")
                 + " \"]\" ws \"}\"");
-        generator.rules.put("root", allowAnswer ? envelope + " | answer" : envelope);
+        generator.out.put("root", allowAnswer ? envelope + " | answer" : envelope);
         if (allowAnswer) {
-            generator.rules.put("answer", "[^{] .*");
+            generator.out.put("answer", "[^{] .*");
         }
-        return generator.render();
+        return generator.out.render();
     }
 
     /** The key of the tool-call envelope's list of calls. */
@@ -263,18 +254,18 @@ final class SchemaGbnfGenerator {
             return known;
         }
         if (conjunction.groups().isEmpty() && conjunction.leaves().stream().allMatch(this::unconstrained)) {
-            return primitive("value");
+            return out.primitive("value");
         }
-        String rule = reserve(name);
+        String rule = out.reserve(name);
         memo.put(key, rule);
         String expression = conjunction.groups().isEmpty() ? leafExpression(conjunction.leaves(), rule, depth)
                 : distribute(conjunction, rule, depth);
         if (expression == null) {
             memo.put(key, NEVER);
-            rules.put(rule, "\"\\x01\""); // unreachable: only a branch that was dropped can refer to it
+            out.put(rule, "\"\\x01\""); // unreachable: only a branch that was dropped can refer to it
             return NEVER;
         }
-        rules.put(rule, expression);
+        out.put(rule, expression);
         return rule;
     }
 
@@ -328,8 +319,8 @@ final class SchemaGbnfGenerator {
         List<String> alternatives = new ArrayList<>();
         for (Kind kind : kinds) {
             String rule = switch (kind) {
-                case NULL -> primitive("null");
-                case BOOLEAN -> primitive("boolean");
+                case NULL -> out.primitive("null");
+                case BOOLEAN -> out.primitive("boolean");
                 case NUMBER -> numberRule(leaves);
                 case INTEGER -> integerRule(leaves, name);
                 case STRING -> stringRule(leaves, name);
@@ -484,10 +475,24 @@ final class SchemaGbnfGenerator {
         return exclusive ? c >= 0 : c > 0;
     }
 
-    /** Alternatives between literal JSON values, prefix-shared. */
+    /**
+     * Alternatives between literal JSON values: scalars prefix-shared, objects and arrays token by token with the
+     * whitespace the rest of the grammar allows between tokens (their keys in the order given).
+     */
     private String literals(List<Object> values, String name) {
-        List<String> texts = values.stream().map(JsonLiterals::write).toList();
-        return new LiteralTrie(texts).expression(name, this::define);
+        List<String> alternatives = new ArrayList<>();
+        List<String> scalars = new ArrayList<>();
+        for (Object value : values) {
+            if (value instanceof Map<?, ?> || value instanceof List<?>) {
+                alternatives.add(JsonLiterals.gbnf(value));
+            } else {
+                scalars.add(JsonLiterals.write(value));
+            }
+        }
+        if (!scalars.isEmpty()) {
+            alternatives.add(0, new LiteralTrie(scalars).expression(name, out::define));
+        }
+        return String.join(" | ", alternatives);
     }
 
     // ------------------------------------------------------------------------------------------- numbers
@@ -496,7 +501,7 @@ final class SchemaGbnfGenerator {
         for (Part leaf : leaves) {
             deferPresent(leaf, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf");
         }
-        return primitive("number");
+        return out.primitive("number");
     }
 
     /** Integers, with their bounds as digit-range rules. */
@@ -521,10 +526,10 @@ final class SchemaGbnfGenerator {
             }
         }
         if (low == null && high == null) {
-            return primitive("integer");
+            return out.primitive("integer");
         }
         List<String> alternatives = IntegerRanges.alternatives(low, high);
-        return alternatives.isEmpty() ? null : define(name + "-int", String.join(" | ", alternatives));
+        return alternatives.isEmpty() ? null : out.define(name + "-int", String.join(" | ", alternatives));
     }
 
     private static BigInteger max(BigInteger a, BigInteger b) {
@@ -579,13 +584,13 @@ final class SchemaGbnfGenerator {
             if (patternLeaf != null) {
                 defer(patternLeaf, "pattern");
             }
-            return define(name + "-" + format, "\"\\\"\" " + primitive(format) + " \"\\\"\"");
+            return out.define(name + "-" + format, "\"\\\"\" " + out.primitive(format) + " \"\\\"\"");
         }
         if (patternLeaf != null) {
             String pattern = (String) patternLeaf.get("pattern");
             RegexGbnf regex;
             try {
-                regex = RegexGbnf.compile(pattern, primitive("char"));
+                regex = RegexGbnf.compile(pattern, out.primitive("char"));
             } catch (PaganticException refused) {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "invalid schema at '"
                         + patternLeaf.pointer() + "/pattern': " + refused.getMessage())
@@ -595,10 +600,10 @@ final class SchemaGbnfGenerator {
             if (!regex.exact()) {
                 defer(patternLeaf, "pattern");
             }
-            return define(name + "-pattern", "\"\\\"\" (" + regex.expression() + ") \"\\\"\"");
+            return out.define(name + "-pattern", "\"\\\"\" (" + regex.expression() + ") \"\\\"\"");
         }
         if (minLength == 0 && maxLength < 0) {
-            return primitive("string");
+            return out.primitive("string");
         }
         if (minLength > MAX_GRAMMAR_REPETITION || maxLength > MAX_GRAMMAR_REPETITION) {
             for (Part leaf : leaves) {
@@ -607,7 +612,7 @@ final class SchemaGbnfGenerator {
         }
         int min = Math.min(minLength, MAX_GRAMMAR_REPETITION);
         int max = maxLength < 0 || maxLength > MAX_GRAMMAR_REPETITION ? -1 : (int) maxLength;
-        return define(name + "-string", "\"\\\"\" " + primitive("char") + repetition(min, max) + " \"\\\"\"");
+        return out.define(name + "-string", "\"\\\"\" " + out.primitive("char") + GbnfWriter.repetition(min, max) + " \"\\\"\"");
     }
 
     // ------------------------------------------------------------------------------------------- arrays
@@ -655,7 +660,7 @@ final class SchemaGbnfGenerator {
             if (take == null) {
                 rest = mayEnd ? "" : null;
             } else {
-                rest = define(name + "-rest" + i, mayEnd ? take + " | " + orEmpty("") : take);
+                rest = out.define(name + "-rest" + i, mayEnd ? take + " | \"\"" : take);
             }
         }
         List<String> alternatives = new ArrayList<>();
@@ -689,13 +694,9 @@ final class SchemaGbnfGenerator {
         if (max == 0 || item.equals(NEVER)) {
             return min == 0 ? "" : null;
         }
-        return commaRepetition(item + " ws", min, max);
+        return GbnfWriter.commaRepetition(item + " ws", min, max);
     }
 
-    /** {@code ("," ws item){min,max}}, or "" for at most none. */
-    private static String commaRepetition(String item, int min, int max) {
-        return max == 0 ? "" : "(\",\" ws " + item + ")" + repetition(min, max);
-    }
 
     // ------------------------------------------------------------------------------------------- objects
 
@@ -741,7 +742,7 @@ final class SchemaGbnfGenerator {
             }
             keys.add(key);
             mandatory.add(required.contains(key));
-            members.add(define(name + "-" + sanitize(key) + "-kv", literal(jsonString(key)) + " ws \":\" ws "
+            members.add(out.define(name + "-" + sanitize(key) + "-kv", GbnfWriter.literal(GbnfWriter.jsonString(key)) + " ws \":\" ws "
                     + value + " ws"));
         }
         String extra = null;
@@ -754,8 +755,8 @@ final class SchemaGbnfGenerator {
             }
             String value = valueRule(parts, name + "-additional", depth + 1);
             if (!value.equals(NEVER)) {
-                String key = names.isEmpty() ? primitive("string") : otherKey(names.keySet(), name);
-                extra = define(name + "-additional-kv", key + " ws \":\" ws " + value + " ws");
+                String key = names.isEmpty() ? out.primitive("string") : otherKey(names.keySet(), name, leaves);
+                extra = out.define(name + "-additional-kv", key + " ws \":\" ws " + value + " ws");
             }
         }
         if (patterns) {
@@ -763,8 +764,15 @@ final class SchemaGbnfGenerator {
                 deferPresent(leaf, "additionalProperties"); // pattern-matched keys are let through: checked after
             }
         }
-        return new ObjectMembers(keys, members, mandatory, extra, minProperties, maxProperties, name, leaves)
-                .expression();
+        long cap = maxProperties >= 0 ? maxProperties : minProperties;
+        if ((long) keys.size() * (cap + 1) * 2 > MAX_COUNTING_RULES || cap > MAX_GRAMMAR_REPETITION) {
+            for (Part leaf : leaves) {
+                deferPresent(leaf, "minProperties", "maxProperties"); // too many states to count: checked after
+            }
+            minProperties = 0;
+            maxProperties = -1;
+        }
+        return new MemberChain(out, name, members, mandatory, extra, minProperties, maxProperties).expression();
     }
 
     /**
@@ -785,92 +793,21 @@ final class SchemaGbnfGenerator {
         return parts.stream().anyMatch(part -> Boolean.FALSE.equals(part.node())) ? null : parts;
     }
 
-    /** Counts of members written, as far as the member chain keeps track of them. */
-    private final class ObjectMembers {
-        private final List<String> keys;
-        private final List<String> members;
-        private final List<Boolean> mandatory;
-        private final String extra;
-        private final long min;
-        private final long max;
-        private final int cap; // counts above this are alike
-        private final String name;
-        private final Map<String, String> states = new HashMap<>();
-
-        ObjectMembers(List<String> keys, List<String> members, List<Boolean> mandatory, String extra, long min,
-                      long max, String name, List<Part> leaves) {
-            long cap = max >= 0 ? max : min;
-            boolean counted = (long) keys.size() * (cap + 1) * 2 <= MAX_COUNTING_RULES && cap <= MAX_GRAMMAR_REPETITION;
-            if (!counted) {
-                for (Part leaf : leaves) {
-                    deferPresent(leaf, "minProperties", "maxProperties");
-                }
+    /**
+     * A JSON string other than the given keys (as written raw: an escaped spelling is validated after). Keys too long
+     * to exclude character by character within a reasonable grammar (over {@value #MAX_EXCLUDED_KEY_CHARACTERS}
+     * characters in all) are not excluded: any string then, and the properties are checked after.
+     */
+    private String otherKey(Set<String> keys, String name, List<Part> leaves) {
+        if (keys.stream().mapToInt(String::length).sum() > MAX_EXCLUDED_KEY_CHARACTERS) {
+            for (Part leaf : leaves) {
+                deferPresent(leaf, "properties");
             }
-            this.keys = keys;
-            this.members = members;
-            this.mandatory = mandatory;
-            this.extra = extra;
-            this.min = counted ? min : 0;
-            this.max = counted ? max : -1;
-            this.cap = counted ? (int) cap : 0;
-            this.name = name;
+            return out.primitive("string");
         }
-
-        String expression() {
-            String start = state(0, 0, false);
-            return start == null ? null : "\"{\" ws " + (start.isEmpty() ? "" : start + " ") + "\"}\"";
-        }
-
-        /** The members from key i on, c written so far, after a member (comma) or not; null: no way to end well. */
-        private String state(int i, int c, boolean comma) {
-            String id = i + ":" + c + ":" + comma;
-            if (states.containsKey(id)) {
-                return states.get(id);
-            }
-            String expression;
-            if (i == keys.size()) {
-                expression = extras(c, comma);
-            } else {
-                List<String> alternatives = new ArrayList<>();
-                if (max < 0 || c < max) {
-                    String next = state(i + 1, Math.min(c + 1, cap), true);
-                    if (next != null) {
-                        alternatives.add(join((comma ? "\",\" ws " : "") + members.get(i), next));
-                    }
-                }
-                if (!mandatory.get(i)) {
-                    String skip = state(i + 1, c, comma);
-                    if (skip != null) {
-                        alternatives.add(orEmpty(skip));
-                    }
-                }
-                expression = alternatives.isEmpty() ? null : define(name + "-m" + i + (cap > 0 ? "-c" + c : "")
-                        + (comma ? "-more" : ""), String.join(" | ", alternatives));
-            }
-            states.put(id, expression);
-            return expression;
-        }
-
-        /** Additional members after the declared ones: "" for none, null when the count cannot be met. */
-        private String extras(int c, boolean comma) {
-            int low = (int) Math.max(min - c, 0);
-            int high = max < 0 ? -1 : (int) (max - c);
-            if (extra == null || high == 0) {
-                return low == 0 ? "" : null;
-            }
-            if (comma) {
-                return commaRepetition(extra, low, high);
-            }
-            String first = join(extra, commaRepetition(extra, Math.max(low - 1, 0), high < 0 ? -1 : high - 1));
-            return low > 0 ? first : "(" + first + ")?";
-        }
-    }
-
-    /** A JSON string other than the given keys (as written raw: an escaped spelling is validated after). */
-    private String otherKey(Set<String> keys, String name) {
-        primitive("char");
-        return define(name + "-other-key", "\"\\\"\" (" + OtherStrings.expression(keys, name + "-other",
-                this::define) + ") \"\\\"\"");
+        out.primitive("char");
+        return out.define(name + "-other-key", "\"\\\"\" (" + OtherStrings.expression(keys, name + "-other",
+                out::define) + ") \"\\\"\"");
     }
 
     // ------------------------------------------------------------------------------------------- bookkeeping
@@ -901,92 +838,9 @@ final class SchemaGbnfGenerator {
         return key.replace("~", "~0").replace("/", "~1");
     }
 
-    /** A GBNF repetition suffix for {min,max} (max -1: unbounded), dropping bounds llama.cpp would refuse. */
-    private static String repetition(int min, int max) {
-        boolean unbounded = max < 0 || max > MAX_GRAMMAR_REPETITION;
-        if (min > MAX_GRAMMAR_REPETITION || (unbounded && min == 0)) {
-            return "*";
-        }
-        if (min == 0 && max == 1) {
-            return "?";
-        }
-        return unbounded ? "{" + min + ",}" : "{" + min + "," + max + "}";
-    }
-
-    /** A rule name not yet used: the name, or the name with the next free number for it. */
-    private String reserve(String name) {
-        String unique = name;
-        int n = nextSuffix.getOrDefault(name, 2);
-        while (rules.containsKey(unique) || PRIMITIVES.containsKey(unique)) {
-            unique = name + "-" + n++;
-        }
-        nextSuffix.put(name, n);
-        rules.put(unique, null);
-        return unique;
-    }
-
-    private String define(String name, String expression) {
-        String unique = reserve(name);
-        rules.put(unique, expression);
-        return unique;
-    }
-
-    private String primitive(String name) {
-        usedPrimitives.add(name);
-        usedPrimitives.addAll(PRIMITIVE_DEPENDENCIES.getOrDefault(name, List.of()));
-        return name;
-    }
-
-    private String render() {
-        StringBuilder grammar = new StringBuilder();
-        grammar.append("root ::= ").append(rules.get("root")).append('\n');
-        rules.forEach((name, expression) -> {
-            if (!name.equals("root")) {
-                grammar.append(name).append(" ::= ").append(expression).append('\n');
-            }
-        });
-        PRIMITIVES.forEach((name, expression) -> {
-            if (usedPrimitives.contains(name)) {
-                grammar.append(name).append(" ::= ").append(expression).append('\n');
-            }
-        });
-        return grammar.toString();
-    }
-
-    private static Map<String, String> primitives() {
-        Map<String, String> primitives = new LinkedHashMap<>();
-        primitives.put("value", "object | array | string | number | boolean | null");
-        primitives.put("object", "\"{\" ws ( string ws \":\" ws value ws (\",\" ws string ws \":\" ws value ws)* )? \"}\"");
-        primitives.put("array", "\"[\" ws ( value ws (\",\" ws value ws)* )? \"]\"");
-        primitives.put("string", "\"\\\"\" char* \"\\\"\"");
-        // A backslash-u escape names a code point outside the surrogates, or a high and a low surrogate as one pair:
-        // a lone surrogate is no character (Jackson refuses one in a property name), and JSON Schema's maxLength
-        // counts a pair as one character, as a char{0,n} repetition then does.
-        primitives.put("char", "[^\"\\\\\\x7F\\x00-\\x1F] | escape");
-        // A backslash-u escape names a code point outside the surrogates, or a high and a low surrogate as one pair:
-        // a lone surrogate is no character (Jackson refuses one in a property name), and JSON Schema's maxLength
-        // counts a pair as one character, as a char{0,n} repetition then does.
-        primitives.put("escape", "\"\\\\\" ([\"\\\\/bfnrt] | \"u\" ("
-                + "[0-9a-cA-Ce-fE-F] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2}"
-                + " | [dD] [89abAB] [0-9a-fA-F]{2} \"\\\\u\" [dD] [c-fC-F] [0-9a-fA-F]{2}))");
-        primitives.put("integer", "\"-\"? (\"0\" | [1-9] [0-9]{0,15})");
-        primitives.put("number", "\"-\"? (\"0\" | [1-9] [0-9]{0,15}) (\".\" [0-9]{1,16})? ([eE] [-+]? [0-9]{1,4})?");
-        primitives.put("boolean", "\"true\" | \"false\"");
-        primitives.put("null", "\"null\"");
-        // RFC 3339 full-date, full-time and date-time (the formats JSON Schema names date, time and date-time), and
-        // RFC 4122 UUIDs; days per month and leap seconds are checked by the validator.
-        primitives.put("date-time", "date [tT] time");
-        primitives.put("date", "[0-9]{4} \"-\" (\"0\" [1-9] | \"1\" [0-2]) \"-\" (\"0\" [1-9] | [12] [0-9] | \"3\" [01])");
-        primitives.put("time", "([01] [0-9] | \"2\" [0-3]) \":\" [0-5] [0-9] \":\" ([0-5] [0-9] | \"60\")"
-                + " (\".\" [0-9]+)? ([zZ] | [-+] ([01] [0-9] | \"2\" [0-3]) \":\" [0-5] [0-9])");
-        primitives.put("uuid", "[0-9a-fA-F]{8} \"-\" [0-9a-fA-F]{4} \"-\" [0-9a-fA-F]{4} \"-\" [0-9a-fA-F]{4} \"-\""
-                + " [0-9a-fA-F]{12}");
-        primitives.put("ws", "| \" \" | \"\\n\" [ \\t]{0,20}");
-        return Collections.unmodifiableMap(primitives);
-    }
 
     private static String join(String first, String second) {
-        return second.isEmpty() ? first : first + " " + second;
+        return GbnfWriter.join(first, second);
     }
 
     private static String orEmpty(String rule) {
@@ -998,51 +852,5 @@ final class SchemaGbnfGenerator {
         String cleaned = key.replaceAll("[^A-Za-z0-9]+", "-").replaceAll("^-+|-+$", "");
         cleaned = cleaned.length() > 40 ? cleaned.substring(0, 40) : cleaned;
         return cleaned.isEmpty() ? "p" : cleaned;
-    }
-
-    /** The JSON text of a string value. */
-    static String jsonString(String value) {
-        StringBuilder json = new StringBuilder("\"");
-        value.codePoints().forEach(c -> {
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                case '\b' -> json.append("\\b");
-                case '\f' -> json.append("\\f");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        json.append(String.format("\\u%04x", c));
-                    } else {
-                        json.appendCodePoint(c);
-                    }
-                }
-            }
-        });
-        return json.append('"').toString();
-    }
-
-    /** A GBNF literal matching exactly the given text. */
-    static String literal(String text) {
-        StringBuilder gbnf = new StringBuilder("\"");
-        text.codePoints().forEach(c -> {
-            switch (c) {
-                case '"' -> gbnf.append("\\\"");
-                case '\\' -> gbnf.append("\\\\");
-                case '\n' -> gbnf.append("\\n");
-                case '\r' -> gbnf.append("\\r");
-                case '\t' -> gbnf.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        gbnf.append(String.format("\\x%02X", c));
-                    } else {
-                        gbnf.appendCodePoint(c);
-                    }
-                }
-            }
-        });
-        return gbnf.append('"').toString();
     }
 }
