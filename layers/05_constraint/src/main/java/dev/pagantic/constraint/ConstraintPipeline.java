@@ -48,7 +48,7 @@ public final class ConstraintPipeline {
     private final boolean strict;
     private final JsonRepair repair;
     private final SchemaValidator validator;
-    private final boolean normalizesEnums;
+    private final SchemaLocations enumLocations; // null: the schema lists no string values, nothing to normalise
 
     private ConstraintPipeline(Builder builder) {
         this.schema = builder.schema;
@@ -57,7 +57,7 @@ public final class ConstraintPipeline {
         this.strict = builder.strict;
         this.repair = builder.repair;
         this.validator = builder.validator != null ? builder.validator : new SchemaValidator();
-        this.normalizesEnums = EnumNormalizer.hasEnums(schema);
+        this.enumLocations = EnumNormalizer.hasEnums(schema) ? new SchemaLocations(schema) : null;
     }
 
     /** Starts a pipeline; a schema is required. */
@@ -116,9 +116,9 @@ public final class ConstraintPipeline {
         }
 
         List<EnumChange> enumChanges = List.of();
-        if (normalizesEnums) {
+        if (enumLocations != null) {
             steps.add(PipelineStep.ENUM_NORMALIZATION);
-            EnumNormalization normalization = EnumNormalizer.normalizeChecked(json, schema);
+            EnumNormalization normalization = EnumNormalizer.normalizeChecked(json, enumLocations);
             json = normalization.json();
             enumChanges = normalization.changes();
         }

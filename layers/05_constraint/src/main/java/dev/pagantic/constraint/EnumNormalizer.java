@@ -51,14 +51,14 @@ public final class EnumNormalizer {
         Objects.requireNonNull(json, "json");
         Objects.requireNonNull(schema, "schema");
         JsonText.read(json); // strict check first, with a located error
-        return hasEnums(schema) ? normalizeChecked(json, schema) : new EnumNormalization(json, List.of());
+        return hasEnums(schema) ? normalizeChecked(json, new SchemaLocations(schema))
+                : new EnumNormalization(json, List.of());
     }
 
-    /** Normalises valid JSON against a schema known to declare string values. */
-    static EnumNormalization normalizeChecked(String json, Schema schema) {
+    /** Normalises valid JSON with the locations of a schema known to declare string values (kept by a pipeline). */
+    static EnumNormalization normalizeChecked(String json, SchemaLocations locations) {
         List<Edit> edits = new ArrayList<>();
         List<EnumChange> changes = new ArrayList<>();
-        SchemaLocations locations = new SchemaLocations(schema);
         try (JsonParser parser = JsonText.MAPPER.createParser(json)) {
             parser.nextToken();
             walk(parser, json, locations, locations.root(), "$", edits, changes);

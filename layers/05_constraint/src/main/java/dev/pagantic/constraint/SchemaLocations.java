@@ -5,36 +5,69 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
  * The schemas of a JSON Schema document that may apply at a location of an instance, for enum normalisation: from the
  * root down through properties (declared, pattern-matched, additional) and items ({@code prefixItems}, {@code items}),
  * following {@code $ref}, {@code allOf}, {@code anyOf} and {@code oneOf}. It over-approximates (every branch of an
- * {@code anyOf} is followed) and says which string values are listed there, and whether some branch accepts strings
- * without listing them, in which case a string may be valid as it is. One instance serves one walk; not thread-safe.
+ * {@code anyOf} is followed) and says which string values are listed there, unless some branch accepts strings
+ * without listing them, in which case a string may be valid as it is.
+ *
+ * <p>One instance per schema, built once (a pipeline keeps it): every location is worked out the first time an
+ * output reaches it and remembered, so the hundredth item of an array costs a map lookup. Only what the schema
+ * declares is remembered (declared property names, prefix positions), never names or positions an output makes up.
+ * Thread-safe.
  */
 final class SchemaLocations {
 
     /** Bound on the schemas gathered at one location, so a hostile document cannot make a walk expensive. */
     private static final int MAX_SCHEMAS = 1000;
 
-    /** The schemas that may apply at one location. */
-    record At(List<Map<String, Object>> schemas) {
-        static final At NOTHING = new At(List.of());
-    }
+    /** The key under which a location remembers the child every undeclared property name leads to. */
+    private static final String UNDECLARED = "\u0000undeclared";
 
     private final Schema schema;
-    private final Map<String, Pattern> patterns = new HashMap<>();
+    private final At root;
+    private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
+
+    /** The schemas that may apply at one location, and what it has worked out about itself and its children. */
+    static final class At {
+        private final List<Map<String, Object>> schemas;
+        private final Set<String> declared = new LinkedHashSet<>();
+        private final boolean patterned;
+        private final int prefix;
+        private final Map<String, At> properties = new ConcurrentHashMap<>();
+        private final Map<Integer, At> items = new ConcurrentHashMap<>();
+        private volatile List<String> stringValues;
+
+        private At(List<Map<String, Object>> schemas) {
+            this.schemas = schemas;
+            boolean anyPattern = false;
+            int longestPrefix = 0;
+            for (Map<String, Object> map : schemas) {
+                if (map.get("properties") instanceof Map<?, ?> named) {
+                    named.keySet().forEach(name -> declared.add((String) name));
+                }
+                anyPattern |= map.containsKey("patternProperties");
+                if (map.get("prefixItems") instanceof List<?> list) {
+                    longestPrefix = Math.max(longestPrefix, list.size());
+                }
+            }
+            this.patterned = anyPattern;
+            this.prefix = longestPrefix;
+        }
+    }
 
     SchemaLocations(Schema schema) {
         this.schema = schema;
+        this.root = expand(List.of(schema.toJsonSchema()));
     }
 
     /** Whether any schema of the document lists string values (enum or const). */
@@ -56,12 +89,37 @@ final class SchemaLocations {
     }
 
     At root() {
-        return expand(List.of(schema.toJsonSchema()));
+        return root;
     }
 
     At property(At here, String name) {
+        if (here.declared.contains(name)) {
+            return here.properties.computeIfAbsent(name, n -> propertyOf(here, n));
+        }
+        return here.patterned ? propertyOf(here, name) // the name decides which patterns apply
+                : here.properties.computeIfAbsent(UNDECLARED, n -> propertyOf(here, name));
+    }
+
+    At item(At here, int index) {
+        return here.items.computeIfAbsent(Math.min(index, here.prefix), i -> itemOf(here, i));
+    }
+
+    /**
+     * The string values listed for a string at this location, or none when there is nothing to normalise to: no
+     * values are listed, or a branch accepts strings without listing any.
+     */
+    List<String> stringValues(At here) {
+        List<String> values = here.stringValues;
+        if (values == null) {
+            values = listedValues(here);
+            here.stringValues = values;
+        }
+        return values;
+    }
+
+    private At propertyOf(At here, String name) {
         List<Object> children = new ArrayList<>();
-        for (Map<String, Object> map : here.schemas()) {
+        for (Map<String, Object> map : here.schemas) {
             boolean matched = false;
             if (map.get("properties") instanceof Map<?, ?> properties && properties.containsKey(name)) {
                 children.add(properties.get(name));
@@ -82,9 +140,9 @@ final class SchemaLocations {
         return expand(children);
     }
 
-    At item(At here, int index) {
+    private At itemOf(At here, int index) {
         List<Object> children = new ArrayList<>();
-        for (Map<String, Object> map : here.schemas()) {
+        for (Map<String, Object> map : here.schemas) {
             if (map.get("prefixItems") instanceof List<?> prefix && index < prefix.size()) {
                 children.add(prefix.get(index));
             } else if (map.containsKey("items")) {
@@ -94,13 +152,9 @@ final class SchemaLocations {
         return expand(children);
     }
 
-    /**
-     * The string values listed for a string at this location, or none when there is nothing to normalise to: no
-     * values are listed, or a branch accepts strings without listing any.
-     */
-    List<String> stringValues(At here) {
+    private List<String> listedValues(At here) {
         Set<String> values = new LinkedHashSet<>();
-        for (Map<String, Object> map : here.schemas()) {
+        for (Map<String, Object> map : here.schemas) {
             values.addAll(listed(map));
             for (String keyword : List.of("anyOf", "oneOf")) {
                 if (map.get(keyword) instanceof List<?> branches
@@ -116,7 +170,7 @@ final class SchemaLocations {
     private boolean acceptsUnlistedStrings(Object branch) {
         boolean listsValues = false;
         boolean admitsStrings = true;
-        for (Map<String, Object> map : conjuncts(branch)) {
+        for (Map<String, Object> map : reach(List.of(branch), false)) {
             listsValues |= map.containsKey("enum") || map.containsKey("const");
             Object type = map.get("type");
             if (type != null && !(type.equals("string") || type instanceof List<?> types && types.contains("string"))) {
@@ -137,14 +191,9 @@ final class SchemaLocations {
         return values;
     }
 
-    /** The schemas reached from these through $ref, allOf, anyOf and oneOf, each once. */
+    /** The location of the schemas reached from these through $ref, allOf, anyOf and oneOf, each once. */
     private At expand(List<Object> nodes) {
         return new At(reach(nodes, true));
-    }
-
-    /** The schemas reached from a node through $ref and allOf only. */
-    private List<Map<String, Object>> conjuncts(Object node) {
-        return reach(List.of(node), false);
     }
 
     @SuppressWarnings("unchecked")
