@@ -136,10 +136,6 @@ final class SchemaGbnfGenerator {
         return new Derivation(generator.out.render(), Collections.unmodifiableSet(generator.validatedAfter));
     }
 
-    static String generate(Schema schema) {
-        return derive(schema).grammar();
-    }
-
     /**
      * The grammar of a tool-call envelope ({@code {"tool_calls":[{"name":...,"arguments":{...}}, ...]}}, each call
      * naming one of the tools with arguments of its parameter schema), or, when answers are allowed, of either that
