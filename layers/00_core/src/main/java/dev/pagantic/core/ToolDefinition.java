@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * @param name        the tool's name; letters, digits, underscores and hyphens, as the function-calling formats allow
  * @param description what the tool does, for the model; may be empty
- * @param parameters  the schema of the arguments object
+ * @param parameters  the schema of the arguments object: its root's {@code type} is {@code object} (or allows
+ *                    it, or is absent: the arguments are an object all the same)
  */
 public record ToolDefinition(String name, String description, Schema parameters) {
 
@@ -20,9 +21,9 @@ public record ToolDefinition(String name, String description, Schema parameters)
         }
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(parameters, "parameters");
-        if (!"object".equals(parameters.type())) {
+        if (!parameters.types().isEmpty() && !parameters.types().contains("object")) {
             throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
-                    "tool parameters must be an object schema, got type '" + parameters.type() + "'")
+                    "tool parameters must be an object schema, got type " + parameters.types())
                     .detail("tool", name).build();
         }
     }

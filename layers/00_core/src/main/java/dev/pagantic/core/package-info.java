@@ -13,11 +13,19 @@
  *       an object {@link dev.pagantic.core.Schema} for the arguments); a {@link dev.pagantic.core.ToolCall} is the
  *       model asking to run one; a {@link dev.pagantic.core.ToolResult} is what came back, including failures, which
  *       are fed back to the model so that it can try again.</li>
- *   <li><b>Schema.</b> {@link dev.pagantic.core.Schema} is the JSON Schema subset pagantic speaks (objects with
- *       typed properties, arrays with item-count bounds, strings with a maximum length, string enums, primitives).
- *       It describes both structured output and tool parameters. Property order is kept as declared, because
- *       grammars derived from a schema emit keys in that order, and objects are closed to their declared properties,
- *       so that the schema document and the derived grammar accept the same instances.</li>
+ *   <li><b>Schema.</b> {@link dev.pagantic.core.Schema} is a JSON Schema (draft 2020-12) for structured output and
+ *       tool parameters. Its representation is the decision that shapes the rest: the schema <em>is</em> its JSON
+ *       Schema document, checked and deeply frozen, every keyword and annotation as given. That document is the
+ *       single source of truth: the validator (layer 05) compiles it, engines that send schemas on pass it, and the
+ *       grammar generator (layer 01) reads a typed view of it (the schemas applying at one place merged, one rule
+ *       per JSON type) built when a grammar is derived. So no keyword can be lost between a typed model and the
+ *       document, and validation sees exactly what the caller wrote. The reader refuses what pagantic cannot
+ *       honour (an unknown keyword, {@code $anchor} and dynamic references, remote references, formats it cannot
+ *       check exactly, a malformed value, a reference that does not resolve) with {@code CONFIG_INVALID} naming the
+ *       keyword and its JSON pointer. The hash is computed once, so schemas key caches (compiled validators) at no
+ *       cost per request. Objects built in code are closed ({@code additionalProperties: false}) and keep their
+ *       properties in declaration order, the order grammars write keys in. {@code docs/json-schema.md} lists which
+ *       keyword is enforced in the grammar and which is validated after.</li>
  *   <li><b>Usage.</b> {@link dev.pagantic.core.TokenUsage} carries token counts and generation time. Usage values
  *       combine with {@code plus}; because the generation time is carried rather than a rate, combining is
  *       associative and commutative, so the usage of N calls does not depend on how they were added up.</li>

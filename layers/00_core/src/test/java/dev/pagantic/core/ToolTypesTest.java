@@ -164,6 +164,13 @@ class ToolTypesTest {
         }
 
         @Test
+        void parametersWithoutATypeOrAllowingObjectsAreAccepted() {
+            assertThat(ToolDefinition.of("ping", "", Schema.any()).parameters()).isEqualTo(Schema.any());
+            assertThat(ToolDefinition.of("f", "", Schema.fromJsonSchema(Map.of("type", List.of("object", "null"))))
+                    .name()).isEqualTo("f");
+        }
+
+        @Test
         void parametersMustBeAnObjectSchema() {
             PaganticException failure = assertConfigInvalid(
                     () -> ToolDefinition.of("f", "", Schema.arrayOf(Schema.string())));

@@ -27,6 +27,7 @@ final class MethodTool implements Tool {
     private final Object target;
     private final Method method;
     private final ToolDefinition definition;
+    private final ArgumentValidator arguments;
     private final List<Binding> bindings;
     private final JsonMapper mapper;
     private final ToolSafety safety;
@@ -38,6 +39,7 @@ final class MethodTool implements Tool {
         this.target = target;
         this.method = method;
         this.definition = definition;
+        this.arguments = ArgumentValidator.of(definition.parameters());
         this.bindings = List.copyOf(bindings);
         this.mapper = mapper;
         this.safety = safety;
@@ -72,7 +74,7 @@ final class MethodTool implements Tool {
      */
     @Override
     public String execute(CallContext ctx, Map<String, Object> arguments) throws Exception {
-        List<String> problems = ArgumentValidator.problems(definition.parameters(), arguments);
+        List<String> problems = this.arguments.problems(arguments);
         if (!problems.isEmpty()) {
             throw PaganticException.builder(ErrorCode.TOOL_INVALID_ARGUMENTS,
                             "invalid arguments for tool '" + definition.name() + "': " + String.join("; ", problems))

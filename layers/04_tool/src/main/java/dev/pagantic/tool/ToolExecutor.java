@@ -123,6 +123,7 @@ public final class ToolExecutor implements AutoCloseable {
     private final boolean validateArguments;
     private final ExecutorService pool;
     private final boolean virtualThreads;
+    private final ArgumentValidator.Cache argumentValidators = new ArgumentValidator.Cache(256);
     private final Semaphore slots;
     private final AtomicInteger abandoned = new AtomicInteger();
     private final AtomicLong abandonedTotal = new AtomicLong();
@@ -387,7 +388,7 @@ public final class ToolExecutor implements AutoCloseable {
             return run;
         }
         if (validateArguments) {
-            List<String> problems = ArgumentValidator.problems(tool.definition().parameters(), call.arguments());
+            List<String> problems = argumentValidators.of(tool.definition().parameters()).problems(call.arguments());
             if (!problems.isEmpty()) {
                 run.immediate = run.failure(ErrorCode.TOOL_INVALID_ARGUMENTS,
                         "invalid arguments for tool '" + call.name() + "': " + String.join("; ", problems), true);

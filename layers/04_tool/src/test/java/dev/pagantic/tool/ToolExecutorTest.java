@@ -144,6 +144,29 @@ class ToolExecutorTest {
     }
 
     @Test
+    void argumentsAreCheckedAgainstEveryKeywordOfASchemaReadFromJson() {
+        AtomicInteger runs = new AtomicInteger();
+        Schema parameters = Schema.fromJsonSchema(Map.of("type", "object",
+                "properties", Map.of("count", Map.of("type", "integer", "minimum", 1, "maximum", 10),
+                        "unit", Map.of("anyOf", List.of(Map.of("enum", List.of("m", "km")), Map.of("type", "null")))),
+                "required", List.of("count")));
+        ToolRegistry registry = ToolRegistry.of(Tool.builder(ToolDefinition.of("walk", "", parameters))
+                .handler((ctx, args) -> "ok " + runs.incrementAndGet()).build());
+
+        ToolExecution tooMany = executor.execute(registry, call("c1", "walk", Map.of("count", 11)));
+        ToolExecution badUnit = executor.execute(registry, call("c2", "walk", Map.of("count", 2, "unit", "mile")));
+        java.util.Map<String, Object> nullUnit = new java.util.HashMap<>(Map.of("count", 3));
+        nullUnit.put("unit", null);
+        ToolExecution fine = executor.execute(registry, call("c3", "walk", nullUnit));
+
+        assertThat(tooMany.errorCode()).contains(ErrorCode.TOOL_INVALID_ARGUMENTS);
+        assertThat(tooMany.result().content()).contains("count").contains("10");
+        assertThat(badUnit.errorCode()).contains(ErrorCode.TOOL_INVALID_ARGUMENTS);
+        assertThat(fine.succeeded()).isTrue();
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
     void argumentsThatDoNotMatchTheSchemaNeverReachTheTool() {
         AtomicInteger runs = new AtomicInteger();
         Tool weather = Tool.builder(ToolDefinition.of("weather", "",

@@ -48,7 +48,7 @@ public final class ConstraintPipeline {
     private final boolean strict;
     private final JsonRepair repair;
     private final SchemaValidator validator;
-    private final boolean normalizesEnums;
+    private final SchemaLocations enumLocations; // null: the schema lists no string values, nothing to normalise
 
     private ConstraintPipeline(Builder builder) {
         this.schema = builder.schema;
@@ -57,7 +57,7 @@ public final class ConstraintPipeline {
         this.strict = builder.strict;
         this.repair = builder.repair;
         this.validator = builder.validator != null ? builder.validator : new SchemaValidator();
-        this.normalizesEnums = EnumNormalizer.hasEnums(schema);
+        this.enumLocations = EnumNormalizer.hasEnums(schema) ? new SchemaLocations(schema) : null;
     }
 
     /** Starts a pipeline; a schema is required. */
@@ -88,8 +88,9 @@ public final class ConstraintPipeline {
     /**
      * Runs the pipeline on one model output.
      *
-     * @throws PaganticException {@code CONSTRAINT_JSON_INVALID} when the output is not JSON and cannot (or may not)
-     *                           be repaired; in strict mode, the code of the remaining violations
+     * @throws PaganticException {@code CONSTRAINT_JSON_INVALID} when the output is not JSON and cannot be repaired
+     *                           (retryable), or may not be (not retryable: a structural error is then terminal); in
+     *                           strict mode, the code of the remaining violations
      */
     public ValidationReport process(String output) {
         Objects.requireNonNull(output, "output");
@@ -106,7 +107,7 @@ public final class ConstraintPipeline {
         JsonNode parsed = JsonText.readIfValid(output); // kept for validation when no later step changes the text
         if (parsed == null) {
             if (!repairAllowed) {
-                JsonText.read(output); // throws CONSTRAINT_JSON_INVALID with the position
+                throw terminal(output);
             }
             steps.add(PipelineStep.REPAIR);
             RepairResult repaired = repair.repair(output);
@@ -115,9 +116,9 @@ public final class ConstraintPipeline {
         }
 
         List<EnumChange> enumChanges = List.of();
-        if (normalizesEnums) {
+        if (enumLocations != null) {
             steps.add(PipelineStep.ENUM_NORMALIZATION);
-            EnumNormalization normalization = EnumNormalizer.normalize(json, schema);
+            EnumNormalization normalization = EnumNormalizer.normalizeChecked(json, enumLocations);
             json = normalization.json();
             enumChanges = normalization.changes();
         }
@@ -133,6 +134,24 @@ public final class ConstraintPipeline {
 
         ValidationReport report = new ValidationReport(output, json, value, steps, repairs, enumChanges, violations);
         return strict ? report.requireValid() : report;
+    }
+
+    /**
+     * The failure for output that is not JSON when repair is not allowed: {@code CONSTRAINT_JSON_INVALID} with the
+     * position, and not retryable, since the contract makes a structural error terminal (seed 001:
+     * "When false, any structural error is terminal").
+     */
+    private static PaganticException terminal(String output) {
+        PaganticException invalid;
+        try {
+            JsonText.read(output);
+            invalid = JsonText.invalid(output, 0, "not one JSON value", null); // unreachable: readIfValid said no
+        } catch (PaganticException located) {
+            invalid = located;
+        }
+        return PaganticException.builder(invalid.code(), invalid.getMessage() + " (repair is not allowed, so a "
+                        + "structural error is terminal)").details(invalid.details()).retryable(false)
+                .cause(invalid.getCause()).build();
     }
 
     /** Builds a {@link ConstraintPipeline}; validated at {@link #build()}. */

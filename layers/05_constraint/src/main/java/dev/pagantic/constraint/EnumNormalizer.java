@@ -12,8 +12,11 @@ import tools.jackson.core.JsonToken;
 
 /**
  * Rewrites enum values to the schema's canonical spelling (the seed's {@code NormalizeEnumValues}): a string whose
- * schema has enum values and that equals exactly one of them ignoring case and surrounding whitespace becomes that
- * value. It follows the schema to any depth: object properties, array items, arrays of objects.
+ * schema lists its values ({@code enum} or {@code const}) and that equals exactly one of them ignoring case and
+ * surrounding whitespace becomes that value. It follows the schema to any depth: properties (declared, pattern-matched
+ * or additional), {@code prefixItems} and {@code items}, through {@code $ref}, {@code allOf}, {@code anyOf} and
+ * {@code oneOf}. Where one of the schemas that may apply to a string lists no values (a plain string branch of an
+ * {@code anyOf}, say), the string may be valid as it is and is left alone.
  *
  * <p>Everything else is preserved exactly: the output is the input with only the rewritten string tokens spliced
  * in, so whitespace, key order and number text ({@code 1.10}, {@code 1e2}, {@code 12345678901234567890}) never
@@ -33,12 +36,10 @@ public final class EnumNormalizer {
     private EnumNormalizer() {
     }
 
-    /** Whether the schema declares enum values anywhere, that is, whether normalisation can change anything. */
+    /** Whether the schema declares string enum or const values anywhere, that is, whether normalisation can change anything. */
     public static boolean hasEnums(Schema schema) {
         Objects.requireNonNull(schema, "schema");
-        return !schema.enumValues().isEmpty()
-                || schema.properties().values().stream().anyMatch(EnumNormalizer::hasEnums)
-                || schema.items().map(EnumNormalizer::hasEnums).orElse(false);
+        return SchemaLocations.declaresStringValues(schema);
     }
 
     /**
@@ -50,14 +51,17 @@ public final class EnumNormalizer {
         Objects.requireNonNull(json, "json");
         Objects.requireNonNull(schema, "schema");
         JsonText.read(json); // strict check first, with a located error
-        if (!hasEnums(schema)) {
-            return new EnumNormalization(json, List.of());
-        }
+        return hasEnums(schema) ? normalizeChecked(json, new SchemaLocations(schema))
+                : new EnumNormalization(json, List.of());
+    }
+
+    /** Normalises valid JSON with the locations of a schema known to declare string values (kept by a pipeline). */
+    static EnumNormalization normalizeChecked(String json, SchemaLocations locations) {
         List<Edit> edits = new ArrayList<>();
         List<EnumChange> changes = new ArrayList<>();
         try (JsonParser parser = JsonText.MAPPER.createParser(json)) {
             parser.nextToken();
-            walk(parser, json, schema, "$", edits, changes);
+            walk(parser, json, locations, locations.root(), "$", edits, changes);
         } catch (JacksonException unexpected) {
             throw JsonText.invalid(json, 0, unexpected.getOriginalMessage(), unexpected);
         }
@@ -92,28 +96,30 @@ public final class EnumNormalizer {
         return match == null ? value : match;
     }
 
-    /** Walks the value at the parser's current token, which {@code schema} describes (null: not described). */
-    private static void walk(JsonParser parser, String json, Schema schema, String path, List<Edit> edits,
-                             List<EnumChange> changes) {
+    /** Walks the value at the parser's current token, which the schemas of {@code here} describe. */
+    private static void walk(JsonParser parser, String json, SchemaLocations locations, SchemaLocations.At here,
+                             String path, List<Edit> edits, List<EnumChange> changes) {
         JsonToken token = parser.currentToken();
         if (token == JsonToken.START_OBJECT) {
             while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
                 String name = parser.currentName();
                 parser.nextToken();
-                Schema property = schema == null ? null : schema.properties().get(name);
-                walk(parser, json, property, childPath(path, name), edits, changes);
+                walk(parser, json, locations, locations.property(here, name), childPath(path, name), edits, changes);
             }
         } else if (token == JsonToken.START_ARRAY) {
-            Schema items = schema == null ? null : schema.items().orElse(null);
             int index = 0;
             while (parser.nextToken() != JsonToken.END_ARRAY) {
-                walk(parser, json, items, path + "[" + index + "]", edits, changes);
+                walk(parser, json, locations, locations.item(here, index), path + "[" + index + "]", edits, changes);
                 index++;
             }
-        } else if (token == JsonToken.VALUE_STRING && schema != null && !schema.enumValues().isEmpty()) {
+        } else if (token == JsonToken.VALUE_STRING) {
+            List<String> values = locations.stringValues(here);
+            if (values.isEmpty()) {
+                return;
+            }
             int start = (int) parser.currentTokenLocation().getCharOffset();
             String value = parser.getString();
-            String canonical = canonical(value, schema.enumValues());
+            String canonical = canonical(value, values);
             if (!canonical.equals(value)) {
                 edits.add(new Edit(start, endOfString(json, start), JsonText.MAPPER.writeValueAsString(canonical)));
                 changes.add(new EnumChange(path, value, canonical));

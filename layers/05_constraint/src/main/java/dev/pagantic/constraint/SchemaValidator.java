@@ -2,7 +2,7 @@ package dev.pagantic.constraint;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.path.NodePath;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
@@ -13,15 +13,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Validates JSON against a {@link Schema} with networknt json-schema-validator (draft 2020-12), through the schema's
- * JSON Schema document ({@link Schema#toJsonSchema()}: objects closed with {@code additionalProperties: false}, so
- * that a schema and the grammar derived from it accept the same instances).
+ * JSON Schema document ({@link Schema#toJsonSchema()}), every keyword of it: those the grammar derived from the
+ * schema enforces at the decoder and those it leaves to validation alike. {@code format} is an assertion here (draft
+ * 2020-12 makes it an annotation by default): a {@code "format": "email"} output that is no e-mail address is a
+ * violation, not a remark.
  *
- * <p>Compiled schemas are cached per {@link Schema} value (records compare by value), in a bounded least-recently-used
- * cache, so validating many outputs against the same schema compiles it once. Thread-safe: one validator can serve a
- * whole application.
+ * <p>Compiled schemas are cached per {@link Schema} value (a schema's hash is computed once, when it is made), in a
+ * bounded least-recently-used cache, so validating many outputs against the same schema compiles it once, and the
+ * same schema instance again is found without even a map lookup. Thread-safe: one validator can serve a whole
+ * application.
  *
  * <pre>{@code
  * SchemaValidator validator = new SchemaValidator();
@@ -34,7 +38,9 @@ public final class SchemaValidator {
     /** The default number of compiled schemas kept. */
     public static final int DEFAULT_CACHE_SIZE = 256;
 
-    private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(StrictFormats.draft202012(),
+            builder -> builder.schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true)
+                    .build()));
     private final Map<Schema, com.networknt.schema.Schema> cache;
     private final int cacheSize;
     private volatile Compiled last; // the schema compiled or found last, looked up by identity
@@ -140,7 +146,10 @@ public final class SchemaValidator {
                 return cached;
             }
         }
-        JsonNode document = JsonText.MAPPER.valueToTree(schema.toJsonSchema());
+        // Without its $id: the registry would remember the schema under it, and resolve a later schema's references
+        // against an earlier one that used the same $id. References are local, so the base URI is not needed.
+        ObjectNode document = JsonText.MAPPER.valueToTree(schema.toJsonSchema());
+        document.remove("$id");
         com.networknt.schema.Schema compiled = registry.getSchema(document);
         synchronized (cache) {
             com.networknt.schema.Schema existing = cache.putIfAbsent(schema, compiled);

@@ -11,10 +11,15 @@
  *       code fences, prose, {@code <think>} blocks and a byte order mark around the JSON; truncation; trailing
  *       commas; single quotes; unquoted keys; unescaped quotes and raw newlines in strings; Python literals;</li>
  *   <li>{@link dev.pagantic.constraint.EnumNormalizer} (the seed's {@code NormalizeEnumValues}) maps near-miss enum
- *       values (case, surrounding whitespace) onto the schema's canonical values, at any depth;</li>
+ *       values (case, surrounding whitespace) onto the schema's canonical values, at any depth and through
+ *       {@code $ref}, {@code allOf}, {@code anyOf} and {@code oneOf};</li>
  *   <li>{@link dev.pagantic.constraint.SchemaValidator} checks the result against the
- *       {@link dev.pagantic.core.Schema} with networknt json-schema-validator, reporting the JSON path of every
- *       violation.</li>
+ *       {@link dev.pagantic.core.Schema}'s whole JSON Schema document with networknt json-schema-validator (draft
+ *       2020-12, {@code format} asserted), reporting the JSON path of every violation. It is where every keyword the
+ *       grammar does not carry is enforced ({@code multipleOf}, {@code uniqueItems}, bounds of non-integers,
+ *       {@code not}, {@code if}/{@code then}/{@code else}, {@code dependentRequired}, {@code contains},
+ *       {@code patternProperties}, {@code unevaluated*}, the formats other than date, time, date-time and uuid...),
+ *       and it checks the grammar-enforced ones again.</li>
  * </ol>
  * {@link dev.pagantic.constraint.ConstraintPipeline} runs them in the seed's order ("json.Valid, then RepairJSON if
  * invalid, then NormalizeEnumValues, and finally SchemaValidator"), each step only when needed, and returns a
@@ -39,14 +44,19 @@
  *       {@code 1e2}, {@code 12345678901234567890}), key order and whitespace are preserved. An ambiguous value (two
  *       enum values equal ignoring case) or an unknown one is left for the validator, which reports
  *       {@code CONSTRAINT_ENUM_UNRECOGNIZED}.</li>
- *   <li><b>Closed objects.</b> Schemas are validated through {@link dev.pagantic.core.Schema#toJsonSchema()}, which
- *       closes objects ({@code additionalProperties: false}) exactly as the grammar derived from the schema does.
- *       Compiled schemas are cached per schema value in a bounded, thread-safe cache.</li>
+ *   <li><b>The document, all of it.</b> Schemas are validated through {@link dev.pagantic.core.Schema#toJsonSchema()},
+ *       the document as the caller wrote it (objects built in code are closed, as their grammar is). Compiled schemas
+ *       are cached per schema value (whose hash is computed once) in a bounded, thread-safe cache. Formats are
+ *       assertions, with the URI and duration checks made exact where networknt is lenient
+ *       ({@code StrictFormats}); the JSON Schema Test Suite runs in the build to hold the validator to the
+ *       specification.</li>
  *   <li><b>Paths</b> are JSON paths, {@code $.items[0].status}, for violations and enum changes alike; a missing
  *       required property is reported at the path it should have.</li>
  *   <li><b>Error codes</b>: a grammar rejection wins, then "every violation is an enum violation" gives
  *       {@code CONSTRAINT_ENUM_UNRECOGNIZED}, anything else {@code CONSTRAINT_SCHEMA_INVALID}. All four constraint
- *       codes are retryable: orchestration may repair or re-infer.</li>
+ *       codes are retryable (orchestration may repair or re-infer), with one exception from the contract (seed 001,
+ *       "When false, any structural error is terminal"): output that is not JSON when repair is not allowed is
+ *       {@code CONSTRAINT_JSON_INVALID} marked not retryable.</li>
  *   <li><b>Grammar conformance in the pipeline</b> is checked on the output as produced; an output cut off by the
  *       token limit (which never conforms) still conforms if its repaired JSON does.</li>
  *   <li><b>The parsed value</b> is a Jackson {@code JsonNode} with exact numbers (BigDecimal, trailing zeros kept);

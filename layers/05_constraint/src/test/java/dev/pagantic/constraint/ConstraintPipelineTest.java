@@ -138,6 +138,8 @@ class ConstraintPipelineTest {
                 .isInstanceOfSatisfying(PaganticException.class, error -> {
                     assertThat(error.code()).isEqualTo(ErrorCode.CONSTRAINT_JSON_INVALID);
                     assertThat(error.details()).containsKeys("offset", "line", "column");
+                    assertThat(error.retryable()).as("with repair off a structural error is terminal (seed 001)")
+                            .isFalse();
                 });
         assertThat(pipeline.process("{\"sentiment\": \"positive\", \"confidence\": 0.9}").valid()).isTrue();
     }

@@ -134,4 +134,31 @@ class SchemaValidatorTest {
                 .isInstanceOfSatisfying(PaganticException.class,
                         error -> assertThat(error.code()).isEqualTo(ErrorCode.CONFIG_INVALID));
     }
+
+    @Test
+    void formatsAreAssertionsAndTheLenientOnesAreMadeExact() {
+        Schema contact = Schema.fromJsonSchema(java.util.Map.of("type", "object", "properties", java.util.Map.of(
+                "mail", java.util.Map.of("type", "string", "format", "email"),
+                "site", java.util.Map.of("type", "string", "format", "uri"),
+                "wait", java.util.Map.of("type", "string", "format", "duration"))));
+
+        assertThat(validator.violations("{\"mail\": \"a@example.com\", \"site\": \"https://example.com:8080/x\", "
+                + "\"wait\": \"P1Y2M\"}", contact)).isEmpty();
+        assertThat(validator.violations("{\"mail\": \"not an address\"}", contact))
+                .extracting(Violation::path, Violation::keyword)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("$.mail", "format"));
+        assertThat(validator.violations("{\"site\": \"http://example.com:abc/path\"}", contact)).isNotEmpty();
+        assertThat(validator.violations("{\"wait\": \"P1Y2D\"}", contact)).isNotEmpty();
+    }
+
+    @Test
+    void aSchemaReadFromJsonIsValidatedAsWrittenRecursiveReferencesIncluded() {
+        Schema tree = Schema.fromJsonSchema(java.util.Map.of("type", "object",
+                "properties", java.util.Map.of("v", java.util.Map.of("type", "integer", "minimum", 0),
+                        "kids", java.util.Map.of("type", "array", "items", java.util.Map.of("$ref", "#")))));
+
+        assertThat(validator.violations("{\"v\": 1, \"kids\": [{\"v\": 2, \"extra\": true}]}", tree)).isEmpty();
+        assertThat(validator.violations("{\"v\": 1, \"kids\": [{\"v\": -2}]}", tree))
+                .extracting(Violation::path).containsExactly("$.kids[0].v");
+    }
 }

@@ -269,7 +269,7 @@ class ChatCompletionsTest {
                     "grammar");
             assertBadRequest(api.post("/v1/chat/completions",
                     chat("hi", "\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"x\","
-                            + "\"schema\":{\"type\":\"object\",\"patternProperties\":{}}}}")), "patternProperties");
+                            + "\"schema\":{\"type\":\"object\",\"nullable\":true}}}")), "nullable");
             assertBadRequest(api.post("/v1/chat/completions", "{\"messages\":[]}"), "message");
         }
     }

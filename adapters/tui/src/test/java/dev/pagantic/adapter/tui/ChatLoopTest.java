@@ -257,11 +257,11 @@ class ChatLoopTest {
         @Test
         void aSchemaFileThatIsNotASupportedSchemaIsRefused() throws IOException {
             Path schema = dir.resolve("bad.json");
-            Files.writeString(schema, "{\"type\": \"object\", \"patternProperties\": {}}");
+            Files.writeString(schema, "{\"type\": \"object\", \"nullable\": true}");
 
             ChatHarness chat = ChatHarness.typing("/schema " + schema, "/schema").run(ScriptedEngine.builder().build());
 
-            assertThat(chat.output()).contains("✗ " + schema, "patternProperties", "chat mode; /schema FILE");
+            assertThat(chat.output()).contains("✗ " + schema, "nullable", "chat mode; /schema FILE");
         }
 
         @Test

@@ -60,6 +60,10 @@ final class Generation {
             int budget = contextWindow - promptTokens;
             int limit = request.settings().hasMaxTokens() ? Math.min(request.settings().maxTokens(), budget) : budget;
             InferenceParameters parameters = parameters(prompt, limit, grammar, options);
+            // The last point before native code: llama.cpp's grammar set-up cannot be interrupted (the binding has
+            // no hook), so a caller that gave up while waiting for the slot is not made to pay for it. What bounds
+            // the set-up itself is the grammar cost budget, checked when the grammar was parsed, before the slot.
+            ctx.throwIfDone();
             return generate(llama, parameters, promptTokens, limit, grammar, !tools.isEmpty());
         });
     }

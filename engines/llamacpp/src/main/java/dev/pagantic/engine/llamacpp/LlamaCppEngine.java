@@ -27,7 +27,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       the tool-call envelope grammar ({@code GbnfGrammar.forToolCalls}) is chosen. Every grammar has been checked by
  *       the inference layer's parser before native code sees it (llama.cpp would silently generate unconstrained
  *       text), and the output is checked against it afterwards: {@code CONSTRAINT_GRAMMAR_REJECTED} if it does not
- *       conform. The binding's own JSON-Schema conversion, which aborts the JVM on bad input, is never used.</li>
+ *       conform. The binding's own JSON-Schema conversion, which aborts the JVM on bad input, is never used. A grammar
+ *       over the inference layer's cost budget ({@code GrammarCost}) is refused ({@code CONFIG_GRAMMAR_INVALID}) in
+ *       milliseconds, before a slot is taken: llama.cpp's grammar set-up cannot be interrupted, so the budget is what
+ *       keeps it under a second; cancellation is checked once more just before native code starts.</li>
  *   <li>The messages are rendered with the model's chat template (tool calls, tool results and tool definitions
  *       included); a prompt that leaves no room in the context window is {@code INFERENCE_CONTEXT_EXCEEDED}, before
  *       any decoding (llama.cpp would otherwise cut the prompt silently).</li>

@@ -250,6 +250,45 @@ class LlamaCppEngineTest {
     }
 
     @Test
+    void grammarsOverTheCostBudgetAreRefusedWhileAnotherRequestHoldsTheOnlySlot() throws Exception {
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            values.add("value-" + i);
+        }
+        Schema hugeEnum = Schema.fromJsonSchema(Map.of("type", "object",
+                "properties", Map.of("v", Map.of("enum", values)), "required", List.of("v")));
+        Schema nestedRepetition = Schema.fromJsonSchema(Map.of("type", "string",
+                "pattern", "^(a{0,1000}){0,1000}$"));
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CompletableFuture<Result> busy = CompletableFuture.supplyAsync(() -> engine.infer(CallContext.background(),
+                prompt("Once").maxTokens(5).build(), new StreamHandler() {
+                    @Override
+                    public void onContent(String delta) {
+                        holding.countDown();
+                        try {
+                            release.await(2, TimeUnit.MINUTES); // keeps the slot until the refusals are in
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }));
+        try {
+            assertThat(holding.await(2, TimeUnit.MINUTES)).isTrue();
+            for (Schema schema : List.of(hugeEnum, nestedRepetition)) {
+                PaganticException refused = failure(() -> engine.infer(prompt("x").schema(schema).build()));
+
+                assertThat(refused.code()).isEqualTo(ErrorCode.CONFIG_GRAMMAR_INVALID);
+                assertThat(refused.details()).as("%s", refused).containsKey("budget");
+            }
+        } finally {
+            release.countDown();
+        }
+        assertThat(busy.get(2, TimeUnit.MINUTES).content()).isNotEmpty();
+        assertThat(engine.infer(prompt("Again").maxTokens(3).build()).usage().outputTokens()).isPositive();
+    }
+
+    @Test
     void theTokenCounterUsesTheModelsTokenizer() {
         String text = "Once upon a time there was a cat.";
 

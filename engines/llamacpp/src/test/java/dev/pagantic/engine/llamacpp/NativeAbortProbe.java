@@ -5,10 +5,7 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Request;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * Run in a child JVM by {@link NativeAbortTest}: sends one input, through the engine's public API, of a kind that
@@ -44,8 +41,7 @@ public final class NativeAbortProbe {
             case "schema-to-grammar" -> engine(false).infer(request("JSON").schema(Schema.object()
                     .required("n", Schema.integer()).required("s", Schema.string().withMaxLength(5)).build())
                     .maxTokens(100).build()).content();
-            case "unknown-schema-type" -> new Schema("color", "", Map.of(), List.of(), List.of(), Optional.empty(),
-                    OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), Optional.empty()).type();
+            case "unknown-schema-type" -> Schema.fromJsonSchema(Map.of("type", "color")).toString();
             case "n-probs" -> engine(false).infer(request("Hi").option("n_probs", 5).build()).content();
             case "nul-in-message" -> engine(false).infer(request("a\0b").build()).content();
             case "embeddings-on-llama" -> String.valueOf(engine(true).embed("hello").length);

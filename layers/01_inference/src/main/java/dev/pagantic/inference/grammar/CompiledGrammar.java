@@ -160,7 +160,9 @@ final class CompiledGrammar {
         if (depth > MAX_LEADING_CHAIN) {
             throw PaganticException.builder(ErrorCode.CONFIG_GRAMMAR_INVALID, "rules reference each other at the "
                     + "start of an alternative more than " + MAX_LEADING_CHAIN + " deep (at rule '" + names.get(rule)
-                    + "')").detail("rule", names.get(rule)).build();
+                    + "'), as long chains of optional or nested repetitions do: refused before decoding")
+                    .detail("rule", names.get(rule)).detail("budget", "leading_chain")
+                    .detail("estimate", depth).detail("limit", MAX_LEADING_CHAIN).build();
         }
         if (state[rule] == 1) {
             return Optional.of(names.get(rule));
@@ -193,8 +195,8 @@ final class CompiledGrammar {
         boolean changed = true;
         while (changed) {
             changed = false;
-            for (int rule = 0; rule < rules.size(); rule++) {
-                if (!nullable.get(rule) && rules.get(rule).stream().anyMatch(seq -> allNullable(seq, nullable))) {
+            for (int rule = rules.size() - 1; rule >= 0; rule--) { // synthesized rules refer forwards: fewer passes
+                if (!nullable.get(rule) && anyAllNullable(rules.get(rule), nullable)) {
                     nullable.set(rule);
                     changed = true;
                 }
@@ -203,8 +205,20 @@ final class CompiledGrammar {
         return nullable;
     }
 
-    private static boolean allNullable(List<Element> sequence, BitSet nullable) {
-        return sequence.stream().allMatch(e -> e instanceof Element.RuleRef ref && nullable.get(ref.ruleId()));
+    private static boolean anyAllNullable(List<List<Element>> alternatives, BitSet nullable) {
+        for (List<Element> sequence : alternatives) {
+            boolean all = true;
+            for (Element element : sequence) {
+                if (!(element instanceof Element.RuleRef ref && nullable.get(ref.ruleId()))) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String describe(int codePoint) {

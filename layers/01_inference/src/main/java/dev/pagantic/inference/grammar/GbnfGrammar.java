@@ -33,29 +33,45 @@ public final class GbnfGrammar {
 
     private final String text;
     private final CompiledGrammar compiled;
+    private final GrammarCost cost;
 
-    private GbnfGrammar(String text, CompiledGrammar compiled) {
+    private GbnfGrammar(String text, CompiledGrammar compiled, GrammarCost cost) {
         this.text = text;
         this.compiled = compiled;
-    }
-
-    /** Parses and checks a grammar; throws {@code CONFIG_GRAMMAR_INVALID} with {@code line}/{@code column} details. */
-    public static GbnfGrammar parse(String text) {
-        Objects.requireNonNull(text, "text");
-        return new GbnfGrammar(text, GbnfParser.parse(text));
+        this.cost = cost;
     }
 
     /**
-     * Derives the grammar of a schema: it accepts exactly the JSON documents the schema describes, with keys in
-     * declaration order, optional properties omissible, no undeclared properties, and limited whitespace between
-     * tokens. Use it to constrain structured output at the decoder without writing GBNF by hand. A string enum
-     * none of whose values is within the schema's {@code maxLength} has no instance, and is refused with
-     * {@code CONFIG_INVALID} rather than turned into a grammar that nothing satisfies, as is a schema nested deeper
-     * than {@value SchemaGbnfGenerator#MAX_SCHEMA_DEPTH} levels.
+     * Parses and checks a grammar; throws {@code CONFIG_GRAMMAR_INVALID} with {@code line}/{@code column} details,
+     * or, for a grammar over the cost budget ({@link GrammarCost}), with {@code budget}, {@code estimate} and
+     * {@code limit} details: such a grammar would hold the decoder in set-up, and is refused in milliseconds instead.
+     */
+    public static GbnfGrammar parse(String text) {
+        Objects.requireNonNull(text, "text");
+        GrammarCost.checkLength(text);
+        CompiledGrammar compiled = GbnfParser.parse(text);
+        GrammarCost cost = GrammarCost.of(compiled, text.length());
+        cost.requireWithinBudget();
+        return new GbnfGrammar(text, compiled, cost);
+    }
+
+    /** What this grammar costs the decoder, as estimated when it was parsed (within the budget). */
+    public GrammarCost cost() {
+        return cost;
+    }
+
+    /**
+     * Derives the grammar of a schema, to constrain structured output at the decoder without writing GBNF by hand:
+     * {@code SchemaGrammar.of(schema).grammar()}. See {@link SchemaGrammar} for what it enforces and what it leaves to
+     * the validator.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} for a schema no JSON value satisfies, a {@code pattern} outside
+     *                           the expressible subset, or one nested deeper than
+     *                           {@value SchemaGbnfGenerator#MAX_SCHEMA_DEPTH} levels; {@code CONFIG_GRAMMAR_INVALID}
+     *                           for a grammar over the cost budget
      */
     public static GbnfGrammar fromSchema(Schema schema) {
-        Objects.requireNonNull(schema, "schema");
-        return parse(SchemaGbnfGenerator.generate(schema));
+        return SchemaGrammar.of(schema).grammar();
     }
 
     /**

@@ -25,10 +25,11 @@ final class GbnfParser {
 
     /**
      * Bound on the compiled grammar's size, in elements (one per literal code point, character class or rule
-     * reference, after repetitions are expanded). Each repetition count is capped, but chained operators multiply
-     * ({@code "a"{2000}{2000}{2000}} would be 8e9 elements): such a grammar is refused rather than exhausting memory.
+     * reference, after repetitions are expanded): the cost budget's ({@link GrammarCost#MAX_ELEMENTS}). Each
+     * repetition count is capped, but chained operators multiply ({@code "a"{2000}{2000}{2000}} would be 8e9
+     * elements): such a grammar is refused while it is read, before its expansion exhausts time or memory.
      */
-    static final int MAX_ELEMENTS = 1_000_000;
+    static final long MAX_ELEMENTS = GrammarCost.MAX_ELEMENTS;
 
     private final int[] src; // code points
     private int pos;
@@ -301,7 +302,12 @@ final class GbnfParser {
         long copies = bounds[1] < 0 ? bounds[0] + 1L : bounds[1];
         elements += itemSize * copies + copies;
         if (elements > MAX_ELEMENTS) {
-            throw errorAt(at, "repetitions expand the grammar beyond " + MAX_ELEMENTS + " elements");
+            int[] where = lineAndColumn(at);
+            throw PaganticException.builder(ErrorCode.CONFIG_GRAMMAR_INVALID, "grammar refused before decoding: at "
+                            + "line " + where[0] + ", column " + where[1] + " repetitions expand it beyond "
+                            + MAX_ELEMENTS + " elements, over the cost budget")
+                    .detail("line", where[0]).detail("column", where[1]).detail("budget", "elements")
+                    .detail("estimate", elements).detail("limit", MAX_ELEMENTS).build();
         }
     }
 

@@ -35,7 +35,23 @@ class GrammarLimitsTest {
     }
 
     @Test
-    void aChainOf100000RulesReferencedAtTheStartIsRefusedAsAnInvalidGrammar() {
+    void aChainOfRulesReferencedAtTheStartLongerThanTheLimitIsRefusedAsAnInvalidGrammar() {
+        int length = CompiledGrammar.MAX_LEADING_CHAIN + 10;
+        StringBuilder grammar = new StringBuilder("root ::= r0\n");
+        for (int i = 0; i < length; i++) {
+            grammar.append('r').append(i).append(" ::= r").append(i + 1).append('\n');
+        }
+        grammar.append('r').append(length).append(" ::= \"x\"\n");
+
+        assertThatThrownBy(() -> GbnfGrammar.parse(grammar.toString()))
+                .isInstanceOfSatisfying(PaganticException.class, failure -> {
+                    assertThat(failure.code()).isEqualTo(ErrorCode.CONFIG_GRAMMAR_INVALID);
+                    assertThat(failure.getMessage()).contains("more than " + CompiledGrammar.MAX_LEADING_CHAIN);
+                });
+    }
+
+    @Test
+    void aChainOf100000RulesIsRefusedForItsSizeBeforeItIsParsed() {
         StringBuilder grammar = new StringBuilder("root ::= r0\n");
         for (int i = 0; i < HOSTILE_DEPTH; i++) {
             grammar.append('r').append(i).append(" ::= r").append(i + 1).append('\n');
@@ -45,7 +61,7 @@ class GrammarLimitsTest {
         assertThatThrownBy(() -> GbnfGrammar.parse(grammar.toString()))
                 .isInstanceOfSatisfying(PaganticException.class, failure -> {
                     assertThat(failure.code()).isEqualTo(ErrorCode.CONFIG_GRAMMAR_INVALID);
-                    assertThat(failure.getMessage()).contains("more than " + CompiledGrammar.MAX_LEADING_CHAIN);
+                    assertThat(failure.details()).containsEntry("budget", "characters");
                 });
     }
 
@@ -72,18 +88,16 @@ class GrammarLimitsTest {
 
     @Test
     void aSchemaNested100000DeepIsRefusedAsInvalidConfig() {
-        Schema schema = Schema.string();
-        for (int i = 0; i < HOSTILE_DEPTH; i++) {
-            schema = i % 2 == 0 ? Schema.arrayOf(schema) : Schema.object().required("a", schema).build();
-        }
-        Schema deep = schema;
-
-        assertThatThrownBy(() -> GbnfGrammar.fromSchema(deep))
-                .isInstanceOfSatisfying(PaganticException.class, failure -> {
+        assertThatThrownBy(() -> {
+            Schema schema = Schema.string();
+            for (int i = 0; i < HOSTILE_DEPTH; i++) {
+                schema = i % 2 == 0 ? Schema.arrayOf(schema) : Schema.object().required("a", schema).build();
+            }
+        }).isInstanceOfSatisfying(PaganticException.class, failure -> {
                     assertThat(failure.code()).isEqualTo(ErrorCode.CONFIG_INVALID);
-                    assertThat(failure.getMessage()).contains("nested deeper than "
-                            + SchemaGbnfGenerator.MAX_SCHEMA_DEPTH);
-                });
+            assertThat(failure.getMessage()).contains("nested deeper than "
+                    + SchemaGbnfGenerator.MAX_SCHEMA_DEPTH);
+        });
     }
 
     @Test

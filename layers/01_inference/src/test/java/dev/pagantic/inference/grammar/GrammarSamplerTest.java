@@ -3,10 +3,6 @@ package dev.pagantic.inference.grammar;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.Schema;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -52,8 +48,7 @@ class GrammarSamplerTest {
 
     @Test
     void everyRuleOfAGeneratedGrammarHasATerminatingAlternative() {
-        Schema any = new Schema("", "", Map.of(), List.of(), List.of(), Optional.empty(), OptionalInt.empty(),
-                OptionalInt.empty(), OptionalInt.empty(), Optional.empty());
+        Schema any = Schema.any();
         Schema schema = Schema.object()
                 .required("items", Schema.arrayOf(Schema.object().optional("x", Schema.integer()).build())
                         .withItemCount(1, 3))

@@ -11,8 +11,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Test support: what networknt's json-schema-validator (draft 2020-12) says of a document, given a {@link Schema}'s
- * {@link Schema#toJsonSchema() JSON Schema document}. Documents are read strictly by Jackson (trailing tokens
+ * Test support: what networknt's json-schema-validator (draft 2020-12, formats asserted, as the constraint layer
+ * validates) says of a document, given a {@link Schema}'s {@link Schema#toJsonSchema() JSON Schema document}. Documents are read strictly by Jackson (trailing tokens
  * refused, decimals as {@link java.math.BigDecimal} so that no number overflows to infinity); a document Jackson cannot
  * read is rejected with that as its one violation.
  */
@@ -23,8 +23,9 @@ final class JsonSchemaOracle {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private static final SchemaRegistry REGISTRY =
-            SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(
+            SpecificationVersion.DRAFT_2020_12, builder -> builder.schemaRegistryConfig(
+                    com.networknt.schema.SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
 
     private final com.networknt.schema.Schema validator;
     private final String document;
