@@ -25,12 +25,19 @@ import java.time.OffsetTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.cfg.EnumFeature;
@@ -300,7 +307,7 @@ class TypeSchemaGeneratorTest {
     }
 
     private Map<String, Object> generatorWithoutDialect(Class<?> type) {
-        Map<String, Object> schema = new java.util.LinkedHashMap<>(generator.jsonSchema(type));
+        Map<String, Object> schema = new LinkedHashMap<>(generator.jsonSchema(type));
         schema.remove("$schema");
         return schema;
     }
@@ -312,5 +319,29 @@ class TypeSchemaGeneratorTest {
 
         assertThat(property(generator.jsonSchema(Counted.class), "count")).isEqualTo(json("""
                 {"type": ["integer", "null"]}"""));
+    }
+
+    @Test
+    void oneGeneratorServesConcurrentCallersWithTheSameSchemasAsOneAtATime() throws Exception {
+        List<Class<?>> types = List.of(Invoice.class, Contact.class, Node.class, Route.class, Times.class,
+                Scalars.class, Renamed.class, LineItem.class);
+        Map<Class<?>, Map<String, Object>> sequential = new HashMap<>();
+        types.forEach(type -> sequential.put(type, TypeSchemaGenerator.create().jsonSchema(type)));
+        TypeSchemaGenerator shared = TypeSchemaGenerator.create();
+
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Boolean>> same = new ArrayList<>();
+            for (int round = 0; round < 4; round++) {
+                for (Class<?> type : types) {
+                    same.add(pool.submit(() -> shared.jsonSchema(type).equals(sequential.get(type))));
+                }
+            }
+            for (var result : same) {
+                assertThat(result.get(1, TimeUnit.MINUTES)).isTrue();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
