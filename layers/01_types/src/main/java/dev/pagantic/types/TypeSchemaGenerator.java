@@ -190,7 +190,7 @@ public final class TypeSchemaGenerator {
         }
     }
 
-    /** A property's {@code Optional<T>} is T's schema: whether it may be left out is the property's {@code required}. */
+    /** A property's {@code Optional<T>} has T's schema: whether it may be left out is its {@code required}. */
     private static Type withoutOptional(Type type) {
         return type instanceof ParameterizedType parameterized && parameterized.getRawType() == Optional.class
                 ? parameterized.getActualTypeArguments()[0] : type;
@@ -249,7 +249,8 @@ public final class TypeSchemaGenerator {
          */
         public Builder inclusion(JsonInclude.Include value) {
             Objects.requireNonNull(value, "inclusion");
-            this.inclusion = Optional.of(value == JsonInclude.Include.USE_DEFAULTS ? JsonInclude.Include.ALWAYS : value);
+            this.inclusion = Optional.of(value == JsonInclude.Include.USE_DEFAULTS ? JsonInclude.Include.ALWAYS
+                    : value);
             return this;
         }
 

@@ -59,6 +59,10 @@ class TypeSchemaGeneratorTest {
         return (Map<String, Object>) ((Map<String, Object>) schema.get("properties")).get(name);
     }
 
+    private static List<String> propertyNames(Map<String, Object> schema) {
+        return ((Map<?, ?>) schema.get("properties")).keySet().stream().map(Object::toString).toList();
+    }
+
     @Test
     void aRecordBecomesAClosedObjectWithEveryComponentRequiredInDeclarationOrder() {
         assertThat(generator.jsonSchema(LineItem.class)).isEqualTo(json("""
@@ -70,9 +74,7 @@ class TypeSchemaGeneratorTest {
                    "price": {"type": "number"}},
                  "required": ["product", "quantity", "price"],
                  "additionalProperties": false}"""));
-        assertThat(property(generator.jsonSchema(LineItem.class), "product")).isNotNull();
-        assertThat(((Map<?, ?>) generator.jsonSchema(LineItem.class).get("properties")).keySet().stream().map(Object::toString))
-                .containsExactly("product", "quantity", "price");
+        assertThat(propertyNames(generator.jsonSchema(LineItem.class))).containsExactly("product", "quantity", "price");
     }
 
     @Test
@@ -171,7 +173,7 @@ class TypeSchemaGeneratorTest {
     void jsonPropertyRenamesAndJsonIgnoreLeavesOut() {
         Map<String, Object> schema = generator.jsonSchema(Renamed.class);
 
-        assertThat(((Map<?, ?>) schema.get("properties")).keySet().stream().map(Object::toString)).containsExactly("full_name", "code", "level");
+        assertThat(propertyNames(schema)).containsExactly("full_name", "code", "level");
         assertThat(schema.get("required")).isEqualTo(List.of("full_name", "code", "level"));
     }
 
@@ -202,7 +204,8 @@ class TypeSchemaGeneratorTest {
         Map<String, Object> schema = generator.jsonSchema(Times.class);
         Times times = new Times(LocalDate.of(2026, 2, 28), LocalTime.of(9, 30), LocalDateTime.of(2026, 2, 28, 23, 59,
                 1, 500), OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.ofHours(2)),
-                Instant.parse("2026-01-02T03:04:05Z"), ZonedDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneId.of("Europe/Oslo")),
+                Instant.parse("2026-01-02T03:04:05Z"),
+                ZonedDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneId.of("Europe/Oslo")),
                 OffsetTime.of(9, 30, 0, 0, ZoneOffset.UTC), Duration.ofMinutes(90));
         String written = generator.mapper().writeValueAsString(times);
 
