@@ -27,6 +27,7 @@ class ArchitectureTest {
         // The rules allow empty selections, so this guards against a wrong root or classpath passing vacuously.
         assertThat(PRODUCTION.contain("dev.pagantic.core.Message")).isTrue();
         assertThat(PRODUCTION.contain("dev.pagantic.inference.Engine")).isTrue();
+        assertThat(PRODUCTION.contain("dev.pagantic.types.OutputType")).isTrue();
         assertThat(PRODUCTION.stream().map(JavaClass::getPackageName))
                 .noneMatch(name -> name.startsWith("dev.pagantic.archfixture"))
                 .noneMatch(name -> name.startsWith("dev.pagantic.architecture"));
@@ -40,6 +41,11 @@ class ArchitectureTest {
     @Test
     void inferenceDependsOnlyOnCore() {
         RULES.inferenceDependsOnlyOnCore().check(PRODUCTION);
+    }
+
+    @Test
+    void typesDependsOnlyOnCore() {
+        RULES.typesDependsOnlyOnCore().check(PRODUCTION);
     }
 
     @Test

@@ -39,7 +39,8 @@ import java.util.stream.Stream;
  * The dependency rule of DESIGN.md as ArchUnit rules, each built for a root package. With the root
  * {@code dev.pagantic} they check the real modules; with the root of a test fixture they check deliberately violating
  * (or compliant) classes, which is how the tests prove that every rule can fail. Below the root the layout is:
- * {@code core}, {@code inference} (grammar language in {@code inference.grammar}), {@code orchestrate} (facade in
+ * {@code core}, {@code inference} (grammar language in {@code inference.grammar}), {@code types} (Java types as
+ * schemas), {@code orchestrate} (facade in
  * {@code orchestrate.facade}, interception SPI in {@code orchestrate.spi}), the band ({@code context}, {@code tool},
  * {@code constraint}, {@code rerank}, {@code validate}, {@code prompt}, {@code memory}, {@code observe}),
  * {@code engine.<name>}, {@code testkit} and {@code tck} (engines), {@code adapter.<name>} and {@code examples}.
@@ -98,6 +99,7 @@ public final class LayerRules {
         Map<String, ArchRule> rules = new LinkedHashMap<>();
         rules.put("coreDependsOnlyOnTheJdk", coreDependsOnlyOnTheJdk());
         rules.put("inferenceDependsOnlyOnCore", inferenceDependsOnlyOnCore());
+        rules.put("typesDependsOnlyOnCore", typesDependsOnlyOnCore());
         rules.put("bandLayersDependOnlyOnCoreAndInference", bandLayersDependOnlyOnCoreAndInference());
         rules.put("bandLayersDoNotDependOnEachOther", bandLayersDoNotDependOnEachOther());
         rules.put("nothingBelowOrchestrateDependsOnIt", nothingBelowOrchestrateDependsOnIt());
@@ -145,13 +147,22 @@ public final class LayerRules {
                         + "never drags in orchestration, a band layer or a third-party library"));
     }
 
+    public ArchRule typesDependsOnlyOnCore() {
+        return rule(classes().that().resideInAPackage(types())
+                .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(core(), types())))
+                .because("types turns Java types into schemas and validated output back into Java types for the "
+                        + "band and orchestrate alike; it uses core and its libraries (Jackson, the schema "
+                        + "generator) only, so that any layer above core can use it without a cycle"));
+    }
+
     // ------------------------------------------------------------------------------------------------------ the band
 
     public ArchRule bandLayersDependOnlyOnCoreAndInference() {
         return rule(classes().that().resideInAnyPackage(band())
                 .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(coreInferenceAndBand())))
                 .because("a band layer (context, tool, constraint, rerank, validate, prompt, memory, observe) is a "
-                        + "component that orchestrate composes: it may use core, inference and third-party libraries, "
+                        + "component that orchestrate composes: it may use core, inference, types and third-party "
+                        + "libraries, "
                         + "but never orchestrate, an engine, an adapter or the examples; orchestrate declares the "
                         + "ports it needs and band types plug in by method reference"));
     }
@@ -360,6 +371,10 @@ public final class LayerRules {
         return layer("inference");
     }
 
+    private String types() {
+        return layer("types");
+    }
+
     private String grammar() {
         return layer("inference.grammar");
     }
@@ -410,7 +425,7 @@ public final class LayerRules {
 
     /** What the band may use, and what lies below orchestrate. */
     private String[] coreInferenceAndBand() {
-        return concat(band(), core(), inference());
+        return concat(band(), core(), inference(), types());
     }
 
     private String[] engineAllowed() {
@@ -427,7 +442,7 @@ public final class LayerRules {
      * (whose dependencies on each other another rule forbids).
      */
     private String[] adapterAllowed() {
-        return concat(wiredComponents(), core(), facade(), spi(), ports(), loop(), adapters());
+        return concat(wiredComponents(), core(), types(), facade(), spi(), ports(), loop(), adapters());
     }
 
     /** Where the types live that an adapter may reference and build, but not use. */
@@ -436,7 +451,7 @@ public final class LayerRules {
     }
 
     private String[] knownLayers() {
-        return concat(concat(band(), core(), inference(), orchestrate(), adapters(), examples()), engines());
+        return concat(concat(band(), core(), inference(), types(), orchestrate(), adapters(), examples()), engines());
     }
 
     private static String[] concat(String[] packages, String... more) {

@@ -38,6 +38,8 @@ import dev.pagantic.archfixture.violating.prompt.PromptWithStaticArray;
 import dev.pagantic.archfixture.violating.prompt.PromptWithStaticCounter;
 import dev.pagantic.archfixture.violating.prompt.PromptWithStaticHashMap;
 import dev.pagantic.archfixture.violating.testkit.TestkitUsingContext;
+import dev.pagantic.archfixture.violating.tool.ToolUsingTypes;
+import dev.pagantic.archfixture.violating.types.TypesUsingInference;
 import dev.pagantic.archfixture.violating.util.StrayHelper;
 import dev.pagantic.archfixture.violating.validate.ValidateUsingJul;
 import org.junit.jupiter.api.Nested;
@@ -77,6 +79,16 @@ class RulesCatchViolationsTest {
         @Test
         void ruleReportsInferenceImportingABandLayer() {
             reports(RULES.inferenceDependsOnlyOnCore(), InferenceUsingContext.class);
+        }
+
+        @Test
+        void ruleReportsTypesImportingInference() {
+            reports(RULES.typesDependsOnlyOnCore(), TypesUsingInference.class);
+        }
+
+        @Test
+        void ruleAllowsTheToolLayerToUseTypes() {
+            doesNotReport(RULES.bandLayersDependOnlyOnCoreAndInference(), ToolUsingTypes.class);
         }
     }
 

@@ -3,9 +3,9 @@ package dev.pagantic.tool;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
-import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.tool.annotation.Param;
+import dev.pagantic.types.TypeSchemaGenerator;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
@@ -34,8 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
  *       {@code -parameters}; without it and without {@code @Param(name)} registration fails). Required unless the
  *       type is {@code Optional<T>} or the parameter is annotated {@code @Param(required = false)}. A parameter of
  *       type {@link CallContext} receives the tool's context and is not part of the schema. The schema of each
- *       type is derived as {@link TypeSchemas} documents: primitives and boxes, strings, enums, records, lists, sets,
- *       arrays, optionals.</li>
+ *       type is derived by the generator that also serves typed structured output ({@link TypeSchemas}): primitives and
+ *       boxes, strings, enums, records (recursive ones too), lists, sets, arrays, optionals, maps with string keys,
+ *       {@code java.time} types, {@code Object} (any JSON value).</li>
  *   <li><b>Arguments</b>: checked against the derived schema, then converted with Jackson
  *       ({@code convertValue}). A missing required argument, an unexpected one or a type mismatch fails with
  *       {@code TOOL_INVALID_ARGUMENTS} and never reaches the method.</li>
@@ -71,8 +72,9 @@ public final class AnnotatedTools {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(mapper, "mapper");
         List<Tool> tools = new ArrayList<>();
+        TypeSchemas schemas = new TypeSchemas(mapper);
         for (Method method : annotatedMethods(target.getClass())) {
-            tools.add(toolOf(target, method, mapper));
+            tools.add(toolOf(target, method, mapper, schemas));
         }
         if (tools.isEmpty()) {
             throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
@@ -100,7 +102,7 @@ public final class AnnotatedTools {
         return found;
     }
 
-    private static Tool toolOf(Object target, Method method, JsonMapper mapper) {
+    private static Tool toolOf(Object target, Method method, JsonMapper mapper, TypeSchemas schemas) {
         dev.pagantic.tool.annotation.Tool annotation = method.getAnnotation(dev.pagantic.tool.annotation.Tool.class);
         String where = method.getDeclaringClass().getName() + "." + method.getName();
         String name = annotation.name().isEmpty() ? method.getName() : annotation.name();
@@ -113,7 +115,7 @@ public final class AnnotatedTools {
             throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
                     "tool " + where + " has a negative timeout").detail("tool", name).build();
         }
-        Schema.ObjectBuilder parameters = Schema.object();
+        List<TypeSchemaGenerator.Property> parameters = new ArrayList<>();
         List<MethodTool.Binding> bindings = new ArrayList<>();
         for (Parameter parameter : method.getParameters()) {
             Type type = parameter.getParameterizedType();
@@ -132,20 +134,13 @@ public final class AnnotatedTools {
                 }
                 paramName = parameter.getName();
             }
-            Schema schema = TypeSchemas.schemaOf(type, where + "(" + paramName + ")");
-            if (param != null && !param.value().isEmpty()) {
-                schema = schema.withDescription(param.value());
-            }
             boolean optionalWrapper = TypeSchemas.isOptional(type);
-            if (optionalWrapper || param != null && !param.required()) {
-                parameters.optional(paramName, schema);
-            } else {
-                parameters.required(paramName, schema);
-            }
+            parameters.add(new TypeSchemaGenerator.Property(paramName, type, param == null ? "" : param.value(),
+                    !optionalWrapper && (param == null || param.required())));
             bindings.add(new MethodTool.Binding(paramName, mapper.getTypeFactory().constructType(type),
                     parameter.getType(), optionalWrapper, false));
         }
-        ToolDefinition definition = ToolDefinition.of(name, annotation.value(), parameters.build());
+        ToolDefinition definition = ToolDefinition.of(name, annotation.value(), schemas.parameters(parameters, where));
         ToolSafety safety = ToolSafety.of(annotation.readOnly() ? SideEffect.READ : SideEffect.UNKNOWN,
                 annotation.idempotent());
         Optional<Duration> timeout = annotation.timeoutMillis() == 0 ? Optional.empty()

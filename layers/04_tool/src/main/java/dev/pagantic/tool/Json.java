@@ -1,22 +1,16 @@
 package dev.pagantic.tool;
 
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.cfg.EnumFeature;
+import dev.pagantic.types.TypeSchemaGenerator;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The layer's default JSON mapper. Jackson 3 mappers are immutable, so one shared instance is not mutable state. */
+/** The layer's default JSON mapper: the one typed structured output uses, so that both read the same JSON form. */
 final class Json {
 
     /**
-     * Enums by {@code name()} (the derived schemas list names; Jackson 3 would otherwise read and write
+     * Enums by {@code name()} (the derived schemas list what the mapper writes; Jackson 3 would otherwise use
      * {@code toString()}), unknown properties and nulls for primitives refused.
      */
-    static final JsonMapper DEFAULT = JsonMapper.builder()
-            .disable(EnumFeature.READ_ENUMS_USING_TO_STRING)
-            .disable(EnumFeature.WRITE_ENUMS_USING_TO_STRING)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .build();
+    static final JsonMapper DEFAULT = TypeSchemaGenerator.defaultMapper();
 
     private Json() {
     }

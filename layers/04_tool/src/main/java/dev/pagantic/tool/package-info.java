@@ -11,8 +11,8 @@
  *   <li>Tools from plain Java: annotate methods with {@link dev.pagantic.tool.annotation.Tool @Tool} and their
  *       parameters with {@link dev.pagantic.tool.annotation.Param @Param} (LangChain4j's {@code @Tool}/{@code @P})
  *       and register the object; {@link dev.pagantic.tool.AnnotatedTools} derives the parameter schema from the Java
- *       types (primitives, strings, enums, records, lists, arrays, optionals) and converts arguments with
- *       Jackson.</li>
+ *       types with {@link dev.pagantic.types.TypeSchemaGenerator}, the generator typed structured output uses too
+ *       (one JSON form of a Java type for arguments and outputs), and converts arguments with Jackson.</li>
  *   <li>{@link dev.pagantic.tool.ToolRegistry}: the tools an application offers, immutable once built, in
  *       registration order; {@code definitions()} lists those available now; {@code allowOnly(names)} is the
  *       whitelisted view for one request.</li>

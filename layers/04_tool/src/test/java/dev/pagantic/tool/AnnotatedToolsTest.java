@@ -264,25 +264,81 @@ class AnnotatedToolsTest {
     }
 
     static final class MapTool {
-        @dev.pagantic.tool.annotation.Tool("bad")
-        String bad(Map<String, Object> anything) {
+        final List<Object> received = new ArrayList<>();
+
+        @dev.pagantic.tool.annotation.Tool("Stores anything")
+        String store(Map<String, Object> anything) {
+            received.add(anything);
             return "";
         }
     }
 
     static final class RecursiveTool {
         @dev.pagantic.tool.annotation.Tool("tree")
-        String tree(Node root) {
-            return root.name();
+        String tree(Node root, Node other) {
+            return root.name() + root.children().size() + other.name();
         }
     }
 
     static final class RawListTool {
+        final List<Object> received = new ArrayList<>();
+
         @dev.pagantic.tool.annotation.Tool("raw")
         @SuppressWarnings("rawtypes")
         String raw(List items) {
+            received.add(items);
             return "";
         }
+    }
+
+    record Named(@Param(name = "other") String value) {
+    }
+
+    static final class NamedComponentTool {
+        @dev.pagantic.tool.annotation.Tool("named")
+        String named(Named named) {
+            return named.value();
+        }
+    }
+
+    @Test
+    void aRawListIsAListOfAnyJsonValues() throws Exception {
+        RawListTool target = new RawListTool();
+        Tool raw = AnnotatedTools.from(target).get(0);
+
+        raw.execute(CallContext.background(), Map.of("items", List.of("a", 1, Map.of("b", true))));
+
+        assertThat(raw.definition().parameters())
+                .isEqualTo(Schema.object().required("items", Schema.arrayOf(Schema.fromJsonSchema(Map.of()))).build());
+        assertThat(target.received).containsExactly(List.of("a", 1, Map.of("b", true)));
+    }
+
+    @Test
+    void aMapWithStringKeysIsAFreeFormObject() throws Exception {
+        MapTool target = new MapTool();
+        Tool store = AnnotatedTools.from(target).get(0);
+
+        store.execute(CallContext.background(), Map.of("anything", Map.of("k", List.of(1, 2))));
+
+        assertThat(target.received).containsExactly(Map.of("k", List.of(1, 2)));
+    }
+
+    @Test
+    void aRecursiveRecordIsDefinedOnceForAllParametersAndConverted() throws Exception {
+        Tool tree = AnnotatedTools.from(new RecursiveTool()).get(0);
+
+        String output = tree.execute(CallContext.background(), Map.of(
+                "root", Map.of("name", "a", "children", List.of(Map.of("name", "b", "children", List.of()))),
+                "other", Map.of("name", "c", "children", List.of())));
+
+        assertThat(tree.definition().parameters().toJsonSchema()).containsKey("$defs");
+        assertThat(output).isEqualTo("a1c");
+    }
+
+    @Test
+    void paramNameOnARecordComponentIsRefusedAtRegistration() {
+        assertThat(assertConfigInvalid(() -> AnnotatedTools.from(new NamedComponentTool())).getMessage())
+                .contains("@Param(name) is not supported on record components");
     }
 
     static final class BadName {
@@ -290,19 +346,6 @@ class AnnotatedToolsTest {
         String bad() {
             return "";
         }
-    }
-
-    @Test
-    void unsupportedParameterTypesAreRefusedAtRegistration() {
-        assertThat(assertConfigInvalid(() -> AnnotatedTools.from(new MapTool())).getMessage())
-                .contains("java.util.Map").contains("bad(anything)");
-        assertConfigInvalid(() -> AnnotatedTools.from(new RawListTool()));
-    }
-
-    @Test
-    void recursiveRecordsAreRefusedAtRegistration() {
-        assertThat(assertConfigInvalid(() -> AnnotatedTools.from(new RecursiveTool())).getMessage())
-                .contains("refers to itself");
     }
 
     @Test
