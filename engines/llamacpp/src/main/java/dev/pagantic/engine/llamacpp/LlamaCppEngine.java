@@ -158,6 +158,17 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
         return dimension;
     }
 
+    /** The prompt a request renders to, for the tests of this package. */
+    String prompt(Request request) {
+        return new Generation(model, info.contextWindow(), CallContext.background(), request, null).prompt();
+    }
+
+    /** The tool-call format a request with tools is answered in, for the tests of this package. */
+    String toolFormat(Request request) {
+        return new Generation(model, info.contextWindow(), CallContext.background(), request, null).toolFormat()
+                .map(ToolFormat::name).orElse("none");
+    }
+
     /** The native model, for the tests of this package. */
     de.kherud.llama.LlamaModel nativeModel() {
         return model.unguarded();

@@ -183,13 +183,15 @@ class LlamaCppEngineTest {
 
     @Test
     void aRequiredToolCallIsNoLongerForcedOnceToolResultsAreBeingAnswered() {
-        Result answer = engine.infer(prompt("What is the weather in Paris?")
+        Request.Builder question = prompt("What is the weather in Paris?").addTool(WEATHER)
+                .option("tool_choice", "required");
+        Request answering = question
                 .addMessage(Message.assistant("", List.of(ToolCall.of("call_1", "get_weather", Map.of("city", "Paris")))))
-                .addMessage(Message.toolResult("call_1", "get_weather", "Sunny"))
-                .addTool(WEATHER).option("tool_choice", "required").maxTokens(6).build());
+                .addMessage(Message.toolResult("call_1", "get_weather", "Sunny")).build();
 
-        assertThat(answer.finishReason()).isNotEqualTo(FinishReason.TOOL_CALLS);
-        assertThat(answer.content()).doesNotStartWith("{");
+        assertThat(engine.prompt(prompt("What is the weather in Paris?").addTool(WEATHER)
+                .option("tool_choice", "required").build())).doesNotContain("{\"response\": ");
+        assertThat(engine.prompt(answering)).contains("{\"response\": \"<your reply>\"}");
     }
 
     @Test
