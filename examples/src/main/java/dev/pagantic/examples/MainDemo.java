@@ -64,7 +64,9 @@ public final class MainDemo {
 
     public static void main(String[] args) {
         int status = run(System.out, modelDirectory());
-        System.exit(status); // a loaded llama.cpp model keeps non-daemon native threads alive
+        if (status != 0) {
+            System.exit(status); // only to report the failure: the JVM ends by itself when main returns
+        }
     }
 
     /**

@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Process-wide effects</h2>
  * A JVM loads the native library once; the first runtime decides where it comes from (see
- * {@link Builder#nativeLibraryPath(Path)}). After a model has loaded, native threads keep the JVM alive when
- * {@code main} returns: command-line programs should end with {@code System.exit}.
+ * {@link Builder#nativeLibraryPath(Path)}). The binding leaves a non-daemon thread attached to the JVM for good once a
+ * model has run; so that a program still ends when {@code main} returns, the runtime then watches for the moment only
+ * such threads are left and ends the JVM as the launcher would have ({@code ExitWatch}): no {@code System.exit}
+ * needed.
  */
 public final class LlamaRuntime implements AutoCloseable {
 
@@ -108,6 +110,7 @@ public final class LlamaRuntime implements AutoCloseable {
             checkArchitecture(spec.path(), metadata);
             SharedModel model = new SharedModel(spec, load(spec, listener, started), ChatTemplates.of(metadata));
             models.put(spec, model);
+            ExitWatch.start();
             return model;
         } catch (PaganticException refused) {
             listener.onEvent(failed(spec, started, refused.description()));
