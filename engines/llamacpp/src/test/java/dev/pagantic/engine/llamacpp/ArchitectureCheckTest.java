@@ -30,8 +30,8 @@ class ArchitectureCheckTest {
 
     @Test
     void aQwen3ModelIsRefusedNamingItsArchitectureTheBundledBuildAndTheWayOut() throws IOException {
-        Path qwen3 = GgufFiles.withArchitecture(TestModels.model(TestModels.STORIES), dir.resolve("qwen3.gguf"),
-                "qwen3");
+        Path qwen3 = dev.pagantic.testkit.TestModels.withArchitecture(TestModels.model(TestModels.STORIES), "qwen3",
+                dir);
 
         PaganticException refused = loadFailure(qwen3);
 

@@ -9,12 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * Writes tiny GGUF models for tests: stories260K's tensors and vocabulary under another chat template or another
- * architecture, as {@code gguf} writers do. The key-value pairs are copied byte for byte except the ones changed; the
- * tensor infos and data are copied unchanged (their offsets are relative to the aligned data section).
+ * Writes tiny GGUF models for tests: stories260K's tensors and vocabulary under another chat template, as
+ * {@code gguf} writers do. The key-value pairs are copied byte for byte but the template; the tensor infos and data
+ * are copied unchanged (their offsets are relative to the aligned data section, which is realigned).
  */
 final class GgufFiles {
 
@@ -25,38 +24,19 @@ final class GgufFiles {
 
     /** A copy of {@code source} whose default chat template is {@code template}. */
     static Path withTemplate(Path source, Path target, String template) throws IOException {
-        return write(source, target, Optional.of(template), Optional.empty());
-    }
-
-    /** A copy of {@code source} declaring another architecture (its {@code llama.*} keys renamed to match). */
-    static Path withArchitecture(Path source, Path target, String architecture) throws IOException {
-        return write(source, target, Optional.empty(), Optional.of(architecture));
-    }
-
-    private static Path write(Path source, Path target, Optional<String> template, Optional<String> architecture)
-            throws IOException {
         byte[] file = Files.readAllBytes(source);
         GgufMetadata metadata = GgufMetadata.read(source);
-        String oldArchitecture = metadata.string(GgufMetadata.ARCHITECTURE).orElseThrow();
         List<byte[]> entries = new ArrayList<>();
         long alignment = DEFAULT_ALIGNMENT;
         for (GgufMetadata.Entry entry : metadata.entries()) {
-            byte[] raw = slice(file, entry.offset(), entry.length());
             if (entry.key().equals("general.alignment")) {
                 alignment = (Long) entry.value().orElseThrow();
             }
-            if (entry.key().equals(GgufMetadata.CHAT_TEMPLATE) && template.isPresent()) {
-                continue; // written below
+            if (!entry.key().equals(GgufMetadata.CHAT_TEMPLATE)) {
+                entries.add(slice(file, entry.offset(), entry.length()));
             }
-            if (entry.key().equals(GgufMetadata.ARCHITECTURE) && architecture.isPresent()) {
-                raw = stringEntry(entry.key(), architecture.get());
-            } else if (architecture.isPresent() && entry.key().startsWith(oldArchitecture + ".")) {
-                byte[] value = slice(raw, 8 + utf8(entry.key()).length, raw.length - 8 - utf8(entry.key()).length);
-                raw = concat(string(architecture.get() + entry.key().substring(oldArchitecture.length())), value);
-            }
-            entries.add(raw);
         }
-        template.ifPresent(text -> entries.add(stringEntry(GgufMetadata.CHAT_TEMPLATE, text)));
+        entries.add(stringEntry(GgufMetadata.CHAT_TEMPLATE, template));
         int infosEnd = tensorInfosEnd(file, (int) metadata.end(), metadata.tensorCount());
         int dataStart = (int) align(infosEnd, alignment);
 
