@@ -84,11 +84,11 @@ final class Generation {
             return new Plan(options, null, constraint(), messages, tools);
         }
         Tooling tooling = tooling(format, tools, options);
+        GbnfGrammar grammar = options.toolGrammar() ? tooling.grammar() : null;
         if (format.templateDescribesTools()) {
-            return new Plan(options, tooling, tooling.grammar(), messages, tools);
+            return new Plan(options, tooling, grammar, messages, tools);
         }
-        return new Plan(options, tooling, tooling.grammar(), format.describeTools(messages, tools, tooling.spec()),
-                List.of());
+        return new Plan(options, tooling, grammar, format.describeTools(messages, tools, tooling.spec()), List.of());
     }
 
     /**

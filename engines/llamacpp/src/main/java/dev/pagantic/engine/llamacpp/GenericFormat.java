@@ -33,6 +33,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class GenericFormat implements ToolFormat {
 
+    /** The longest id a call may carry: the model's ids are echoes, so a long one is only a model that rambles. */
+    static final int MAX_ID_LENGTH = 64;
+
     @Override
     public String name() {
         return "Generic";
@@ -42,7 +45,8 @@ final class GenericFormat implements ToolFormat {
     public GbnfGrammar grammar(ToolSpec spec) {
         FormatGrammar g = new FormatGrammar();
         String ws = g.ws();
-        String id = " (" + ws + " \",\" " + ws + " " + g.member("id", g.schema("id", Schema.string())) + ")?";
+        String id = " (" + ws + " \",\" " + ws + " " + g.member("id", g.schema("id", Schema.string()
+                .withMaxLength(MAX_ID_LENGTH))) + ")?";
         String call = g.anyCall("call", spec.callable(), g.arguments(spec.callable()), (tool, args) -> "\"{\" " + ws
                 + " " + g.member("name", jsonString(tool.name())) + " " + ws + " \",\" " + ws + " "
                 + g.member("arguments", args) + id + " " + ws + " \"}\"");

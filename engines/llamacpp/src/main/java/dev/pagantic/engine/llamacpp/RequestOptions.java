@@ -24,11 +24,15 @@ import java.util.Set;
  *       no tools), or a named tool in OpenAI's shape, {@code {"type": "function", "function": {"name": "..."}}} (call
  *       that tool, under the same rule as {@code required});</li>
  *   <li>{@code parallel_tool_calls} (boolean, default true): false allows one tool call per answer;</li>
+ *   <li>{@code tool_grammar} (boolean, default true): false leaves a tool-calling answer unconstrained (the prompt is
+ *       the same, the answer is still read in the model's format, a call that cannot be read is
+ *       {@code INFERENCE_MALFORMED_RESPONSE}, and no call is checked against its schema): for measuring what the
+ *       grammar adds;</li>
  *   <li>{@code enable_thinking} (boolean): a chat-template switch, passed to the template.</li>
  * </ul>
  */
 record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolChoice toolChoice,
-                      boolean parallelToolCalls, Map<String, Object> templateSwitches) {
+                      boolean parallelToolCalls, boolean toolGrammar, Map<String, Object> templateSwitches) {
 
     /**
      * How a request with tools may answer.
@@ -54,6 +58,7 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
         Map<String, Object> switches = new LinkedHashMap<>();
         boolean cachePrompt = true;
         boolean parallelToolCalls = true;
+        boolean toolGrammar = true;
         ToolChoice toolChoice = ToolChoice.AUTO;
         for (Map.Entry<String, Object> option : options.entrySet()) {
             String key = option.getKey();
@@ -70,13 +75,15 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
                 toolChoice = toolChoice(value);
             } else if (key.equals("parallel_tool_calls")) {
                 parallelToolCalls = bool(key, value);
+            } else if (key.equals("tool_grammar")) {
+                toolGrammar = bool(key, value);
             } else {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "the llama.cpp engine does not know option '"
                                 + key + "'; known: " + known())
                         .detail("option", key).build();
             }
         }
-        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, parallelToolCalls,
+        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, parallelToolCalls, toolGrammar,
                 Map.copyOf(switches));
     }
 
@@ -150,6 +157,6 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
 
     private static String known() {
         return "top_k, min_p, repeat_penalty, presence_penalty, frequency_penalty, repeat_last_n, cache_prompt, "
-                + "tool_choice, parallel_tool_calls, enable_thinking";
+                + "tool_choice, parallel_tool_calls, tool_grammar, enable_thinking";
     }
 }

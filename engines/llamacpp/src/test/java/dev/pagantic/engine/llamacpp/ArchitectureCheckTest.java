@@ -19,21 +19,12 @@ class ArchitectureCheckTest {
     @TempDir
     Path dir;
 
-    private static PaganticException loadFailure(Path model) {
-        try {
-            LlamaCppEngine.builder().runtime(TestModels.runtime()).modelPath(model).contextSize(64).build();
-        } catch (PaganticException expected) {
-            return expected;
-        }
-        throw new AssertionError("expected the load of " + model + " to fail");
-    }
-
     @Test
     void aQwen3ModelIsRefusedNamingItsArchitectureTheBundledBuildAndTheWayOut() throws IOException {
         Path qwen3 = dev.pagantic.testkit.TestModels.withArchitecture(TestModels.model(TestModels.STORIES), "qwen3",
                 dir);
 
-        PaganticException refused = loadFailure(qwen3);
+        PaganticException refused = ModelLoadingTest.loadFailure(qwen3);
 
         assertThat(refused.code()).isEqualTo(ErrorCode.INFERENCE_MODEL_UNAVAILABLE);
         assertThat(refused.getMessage()).contains("'qwen3'", "b4916", "llama-server", "OpenAI-compatible engine");
@@ -73,7 +64,7 @@ class ArchitectureCheckTest {
         byte[] corrupt = Arrays.copyOf(stories, stories.length);
         Arrays.fill(corrupt, 24, 32, (byte) 0x7f); // the first key's length: far beyond the file
 
-        PaganticException refused = loadFailure(Files.write(dir.resolve("corrupt.gguf"), corrupt));
+        PaganticException refused = ModelLoadingTest.loadFailure(Files.write(dir.resolve("corrupt.gguf"), corrupt));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.INFERENCE_MODEL_UNAVAILABLE);
         assertThat(refused.getMessage()).contains("GGUF header is corrupt");

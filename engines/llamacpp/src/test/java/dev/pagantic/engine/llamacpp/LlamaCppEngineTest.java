@@ -182,6 +182,17 @@ class LlamaCppEngineTest {
     }
 
     @Test
+    void withoutTheToolGrammarTheAnswerIsStillReadInTheModelsFormatButNothingConstrainsIt() {
+        // stories260K writes a story, not the JSON its (generic) prompt asks for: only the grammar made it call
+        PaganticException unread = failure(() -> engine.infer(prompt("What is the weather in Paris?")
+                .addTool(WEATHER).option("tool_choice", "required").option("tool_grammar", false).maxTokens(16)
+                .build()));
+
+        assertThat(unread.code()).isEqualTo(ErrorCode.INFERENCE_MALFORMED_RESPONSE);
+        assertThat(unread.details()).containsKey("output");
+    }
+
+    @Test
     void aRequiredToolCallIsNoLongerForcedOnceToolResultsAreBeingAnswered() {
         Request.Builder question = prompt("What is the weather in Paris?").addTool(WEATHER)
                 .option("tool_choice", "required");
