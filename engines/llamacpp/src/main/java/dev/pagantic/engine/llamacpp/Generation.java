@@ -88,7 +88,8 @@ final class Generation {
         if (format.templateDescribesTools()) {
             return new Plan(options, tooling, grammar, messages, tools);
         }
-        return new Plan(options, tooling, grammar, format.describeTools(messages, tools, tooling.spec()), List.of());
+        return new Plan(options, tooling, grammar, format.describeTools(request.messages(), tools, tooling.spec()),
+                List.of());
     }
 
     /**

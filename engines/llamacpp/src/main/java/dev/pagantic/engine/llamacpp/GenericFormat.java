@@ -140,7 +140,10 @@ final class GenericFormat implements ToolFormat {
         return false;
     }
 
-    /** Earlier calls as the assistant's JSON answers, tool results as user messages. */
+    /**
+     * Earlier calls as the assistant's JSON answers, tool results as user messages; text answers stay text (a chat
+     * without tools is rendered as it always is).
+     */
     @Override
     public List<Message> history(List<Message> messages) {
         List<Message> rendered = new ArrayList<>();
@@ -154,7 +157,7 @@ final class GenericFormat implements ToolFormat {
                 rendered.add(Message.user(results.toString()));
                 results.setLength(0);
             }
-            rendered.add(message.role() == Role.ASSISTANT ? Message.assistant(answer(message)) : message);
+            rendered.add(message.hasToolCalls() ? Message.assistant(answer(message)) : message);
         }
         if (results.length() > 0) {
             rendered.add(Message.user(results.toString()));
@@ -162,10 +165,14 @@ final class GenericFormat implements ToolFormat {
         return rendered;
     }
 
-    /** The description of the tools and answers, added to the first system message or as one. */
+    /**
+     * The description of the tools and answers, added to the first system message or as one; earlier text answers
+     * shown as the {@code response} the model is asked to write.
+     */
     @Override
     public List<Message> describeTools(List<Message> messages, List<ToolDefinition> tools, ToolSpec spec) {
-        List<Message> described = new ArrayList<>(messages);
+        List<Message> described = new ArrayList<>(history(messages.stream().map(message -> message.role()
+                == Role.ASSISTANT && !message.hasToolCalls() ? Message.assistant(answer(message)) : message).toList()));
         String instructions = instructions(tools, spec);
         if (!described.isEmpty() && described.get(0).role() == Role.SYSTEM) {
             described.set(0, Message.system(described.get(0).content() + "\n\n" + instructions));

@@ -31,7 +31,6 @@ record GgufMetadata(int version, long tensorCount, List<Entry> entries, long end
     /** The key of the chat template some models (Hermes 2 Pro) carry for requests with tools. */
     static final String TOOL_USE_TEMPLATE = "tokenizer.chat_template.tool_use";
 
-    static final int TYPE_UINT32 = 4;
     static final int TYPE_STRING = 8;
     static final int TYPE_ARRAY = 9;
 

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -70,10 +69,5 @@ final class NativeArchitectures {
             return i;
         }
         return -1;
-    }
-
-    @Override
-    public String toString() {
-        return "NativeArchitectures[" + library + ", checked " + Arrays.toString(known.keySet().toArray()) + "]";
     }
 }

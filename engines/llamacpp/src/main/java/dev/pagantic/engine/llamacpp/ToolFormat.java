@@ -74,8 +74,9 @@ interface ToolFormat {
     }
 
     /**
-     * For a format whose template does not describe tools ({@link #templateDescribesTools()} false): the messages
-     * with the format's own description of the tools and of the answers the grammar admits.
+     * For a format whose template does not describe tools ({@link #templateDescribesTools()} false): the conversation
+     * ({@link #history} included) with the format's own description of the tools and of the answers the grammar
+     * admits.
      */
     default List<Message> describeTools(List<Message> messages, List<ToolDefinition> tools, ToolSpec spec) {
         return messages;

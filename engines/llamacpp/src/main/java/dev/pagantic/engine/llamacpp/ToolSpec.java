@@ -29,9 +29,4 @@ record ToolSpec(List<ToolDefinition> callable, boolean forced, int maxCalls) {
                     + MAX_PARALLEL_CALLS + "]: " + maxCalls);
         }
     }
-
-    /** The same request with at most one call per answer (for a template that cannot show parallel calls). */
-    ToolSpec singleCall() {
-        return new ToolSpec(callable, forced, 1);
-    }
 }

@@ -102,6 +102,17 @@ class GenericFormatTest {
     }
 
     @Test
+    void aChatWithoutToolsIsRenderedAsTextAndEarlierAnswersBecomeResponsesOnceToolsAreOffered() {
+        Request.Builder chat = Request.builder().addMessage(Message.user("Hi")).addMessage(Message.assistant("Hello!"))
+                .addMessage(Message.user("Weather?"));
+
+        assertThat(engine.prompt(chat.build())).contains("<|im_start|>assistant\nHello!<|im_end|>")
+                .doesNotContain("response");
+        assertThat(engine.prompt(chat.addTool(WEATHER).build()))
+                .contains("<|im_start|>assistant\n{\"response\":\"Hello!\"}<|im_end|>");
+    }
+
+    @Test
     void aNamedToolIsTheOneThePromptAsksForAndTheOnlyOneTheGrammarAdmits() {
         Request named = Request.builder().addMessage(Message.user("What time is it?")).addTool(WEATHER)
                 .addTool(CLOCK).option("tool_choice", Map.of("type", "function", "function", Map.of("name",
