@@ -166,7 +166,7 @@ class LlamaCppEngineTest {
 
                     @Override
                     public void onContent(String delta) {
-                        throw new AssertionError("an envelope must not stream as content: " + delta);
+                        throw new AssertionError("a call must not stream as content: " + delta);
                     }
                 });
 

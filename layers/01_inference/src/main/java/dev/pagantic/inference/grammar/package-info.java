@@ -15,6 +15,12 @@
  *       accepting exactly the JSON documents it describes (keys in declaration order, optional properties omissible,
  *       no undeclared properties, limited whitespace), so structured output can be constrained at the decoder
  *       without hand-written GBNF.</li>
+ *   <li>Composition: {@code GbnfGrammar.builder()} puts grammars together: rules of its own, schema grammars embedded
+ *       under a name of their own (their rules renamed), free text that runs until a trigger and then continues as a
+ *       given rule (an Aho-Corasick automaton over the triggers, one rule per state, so that the text provably
+ *       cannot contain a trigger), and text that does not open with given prefixes. Engines build the grammars of
+ *       tool-call formats with it; a format that lets the model write text before a call (as llama-server's lazy
+ *       grammars do) is expressed as an ordinary grammar that constrains from the first token.</li>
  * </ul>
  *
  * <h2>Design decisions</h2>
