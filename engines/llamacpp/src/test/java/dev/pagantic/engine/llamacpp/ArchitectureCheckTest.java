@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,6 +57,11 @@ class ArchitectureCheckTest {
         assertThat(ChatTemplates.of(GgufMetadata.read(stories)).source(true)).isEqualTo(ChatTemplates.CHATML);
         assertThat(ChatTemplates.of(GgufMetadata.read(templated)).source(false)).isEqualTo("{{ messages }}");
         assertThat(GgufMetadata.read(templated).string(GgufMetadata.ARCHITECTURE)).contains("llama");
+        ChatTemplates hermes = new ChatTemplates(Optional.of("default"), Optional.of("tool use"));
+        assertThat(hermes.source(true)).as("with tools, the tool_use template").isEqualTo("tool use");
+        assertThat(hermes.source(false)).isEqualTo("default");
+        assertThat(new ChatTemplates(Optional.of("chatml"), Optional.empty()).source(false))
+                .isEqualTo(ChatTemplates.CHATML);
     }
 
     @Test
