@@ -36,7 +36,6 @@ record GgufMetadata(int version, long tensorCount, List<Entry> entries, long end
 
     /** Strings longer than this are skipped rather than read (no chat template comes near it). */
     private static final int MAX_STRING = 4 << 20;
-    private static final int[] SCALAR_SIZES = {1, 1, 2, 2, 4, 4, 4, 1, -1, -1, 8, 8, 8};
 
     /**
      * One key-value pair.
@@ -118,11 +117,15 @@ record GgufMetadata(int version, long tensorCount, List<Entry> entries, long end
             });
         }
 
+        /** The size of a scalar of the type: u8, i8, u16, i16, u32, i32, f32, bool, (string, array), u64, i64, f64. */
         private static int scalarSize(int type) throws IOException {
-            if (type < 0 || type >= SCALAR_SIZES.length || SCALAR_SIZES[type] < 0) {
-                throw new IOException("unknown GGUF value type " + type);
-            }
-            return SCALAR_SIZES[type];
+            return switch (type) {
+                case 0, 1, 7 -> 1;
+                case 2, 3 -> 2;
+                case 4, 5, 6 -> 4;
+                case 10, 11, 12 -> 8;
+                default -> throw new IOException("unknown GGUF value type " + type);
+            };
         }
 
         Optional<String> string(int maxLength) throws IOException {
