@@ -105,7 +105,8 @@ public final class JdbcConversationStore implements ConversationStore {
     public long append(String sessionId, List<Message> messages) {
         List<Message> batch = List.copyOf(Objects.requireNonNull(messages, "messages"));
         checkSessionId(sessionId);
-        return write("append to", sessionId, connection -> appendBatch(connection, sessionId, OptionalLong.empty(), batch));
+        return write("append to", sessionId,
+                connection -> appendBatch(connection, sessionId, OptionalLong.empty(), batch));
     }
 
     @Override
@@ -457,8 +458,8 @@ public final class JdbcConversationStore implements ConversationStore {
         try {
             return JournalCodec.value(key, json);
         } catch (IllegalArgumentException | PaganticException invalid) {
-            throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "session '" + sessionId + "': stored state value '"
-                            + key + "' is not a valid value: " + invalid.getMessage())
+            throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "session '" + sessionId
+                            + "': stored state value '" + key + "' is not a valid value: " + invalid.getMessage())
                     .detail("sessionId", sessionId).detail("key", key).cause(invalid).build();
         }
     }

@@ -87,7 +87,8 @@ final class JdbcSchema {
             "SELECT session_id, state_key, state_value FROM pagantic_state WHERE 1 = 0"
         };
         for (String probe : probes) {
-            try (Statement statement = connection.createStatement(); ResultSet ignored = statement.executeQuery(probe)) {
+            try (Statement statement = connection.createStatement();
+                 ResultSet ignored = statement.executeQuery(probe)) {
                 LOG.trace("schema probe passed: {}", probe);
             } catch (SQLException missing) {
                 PaganticException failure = PaganticException.builder(ErrorCode.CONFIG_INVALID, "the conversation "

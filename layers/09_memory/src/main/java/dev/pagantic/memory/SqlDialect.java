@@ -60,8 +60,9 @@ enum SqlDialect {
         int depth = 0;
         for (SQLException e = failure; e != null && depth++ < MAX_CHAIN; e = next(e)) {
             String state = e.getSQLState();
-            if (e instanceof SQLTransientException || e instanceof SQLRecoverableException
-                    || (state != null && (state.startsWith("08") || state.startsWith("57P") || state.startsWith("53")))) {
+            boolean outage = state != null
+                    && (state.startsWith("08") || state.startsWith("57P") || state.startsWith("53"));
+            if (outage || e instanceof SQLTransientException || e instanceof SQLRecoverableException) {
                 return true;
             }
         }

@@ -43,8 +43,9 @@
  * <h2>Contract</h2>
  * Part of the flat band: depends on core, inference, Jackson and SLF4J only (the JDBC store on {@code java.sql}; the
  * driver is the application's choice), never on another band layer or on orchestrate. What every store must do is
- * the contract kit in {@code pagantic-memory-tck}, whose tests run it against each store here. State lives in objects the application creates and passes in (no static registries); every type here
- * is thread-safe, and reads return immutable copies so that history can be inspected or serialised without aliasing.
+ * the contract kit in {@code pagantic-memory-tck}, whose tests run it against each store here. State lives in objects
+ * the application creates and passes in (no static registries); every type here is thread-safe, and reads return
+ * immutable copies so that history can be inspected or serialised without aliasing.
  * Failures are {@code PaganticException}s: invalid input and configuration are {@code CONFIG_INVALID}; a session
  * journal already open in another store, an {@code appendAt} whose position is stale and a JDBC write that kept
  * meeting other writers are {@code ORCHESTRATION_CONCURRENT_USE}; storage failures are reported as

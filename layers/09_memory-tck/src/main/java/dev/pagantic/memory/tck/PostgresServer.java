@@ -154,8 +154,8 @@ public final class PostgresServer implements AutoCloseable {
         if (port == 0) {
             port = freePort();
         }
-        String options = "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1 -c fsync=" + (fsync ? "on" : "off")
-                + " -c max_connections=50";
+        String options = "-p " + port + " -k " + base + " -c listen_addresses=127.0.0.1 -c max_connections=50"
+                + " -c fsync=" + (fsync ? "on" : "off");
         run("pg_ctl", "-D", data.toString(), "-l", base.resolve("server.log").toString(), "-o", options, "-w",
                 "-t", "60", "start");
         running = true;

@@ -1,6 +1,6 @@
 /**
- * The conversation-store compatibility kit: what every {@link dev.pagantic.memory.ConversationStore} must do, as JUnit 5
- * test classes that a store's tests extend, in the style of Micrometer's {@code MeterRegistryCompatibilityKit}.
+ * The conversation-store compatibility kit: what every {@link dev.pagantic.memory.ConversationStore} must do, as
+ * JUnit 5 test classes that a store's tests extend, in the style of Micrometer's {@code MeterRegistryCompatibilityKit}.
  *
  * <h2>Levels</h2>
  * {@link dev.pagantic.memory.tck.ConversationStoreContract} is what every store does (a test class supplies
