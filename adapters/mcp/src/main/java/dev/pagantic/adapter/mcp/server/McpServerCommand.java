@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,6 +41,8 @@ import picocli.CommandLine.Option;
         description = "Serves pagantic as an MCP server (stdio or streamable HTTP): the pagantic_request tool over "
                 + "a model, and the tools of the MCP servers of a config file behind pagantic's guards.")
 public final class McpServerCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpServerCommand.class);
 
     /** A scripted engine answers its replies in turn for this many calls. */
     static final int SCRIPTED_CALLS = 10_000;
@@ -154,12 +158,24 @@ public final class McpServerCommand implements Callable<Integer> {
                 server.orchestrator(served.orchestrator);
             }
             served.server = (http ? server.http(host, port) : server.stdio()).build().start();
+            if (served.toolbox != null) { // an upstream server's list_changed reaches this server's clients
+                PaganticMcpServer running = served.server;
+                served.toolbox.onChange(registry -> forward(running, registry));
+            }
             status.println("pagantic MCP server serving " + served.server.tools().names() + " at "
                     + served.server.endpoint());
             return served;
         } catch (RuntimeException failed) {
             served.close();
             throw failed;
+        }
+    }
+
+    private void forward(PaganticMcpServer running, ToolRegistry upstream) {
+        try {
+            running.updateTools(allowed.isEmpty() ? upstream : upstream.allowOnly(allowed));
+        } catch (RuntimeException refused) { // a whitelisted tool went away: keep serving what was served
+            LOG.warn("the upstream MCP tools changed but cannot be served: {}", refused.getMessage());
         }
     }
 

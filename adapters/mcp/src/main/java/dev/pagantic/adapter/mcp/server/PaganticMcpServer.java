@@ -27,6 +27,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -73,12 +74,14 @@ public final class PaganticMcpServer implements AutoCloseable {
     /** The default of {@link Builder#requestTimeout(Duration)}. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(10);
 
-    private final ToolRegistry tools;
+    private final Tool requestTool; // null without an orchestrator
     private final ToolExecutor executor;
     private final boolean ownsExecutor;
     private final String name;
     private final Transport transport;
     private final CountDownLatch closed = new CountDownLatch(1);
+    private final Map<String, McpSchema.Tool> published = new LinkedHashMap<>(); // guarded by this
+    private volatile ToolRegistry tools;
     private McpSyncServer server;
     private Server jetty;
     private URI endpoint;
@@ -92,8 +95,9 @@ public final class PaganticMcpServer implements AutoCloseable {
     private record Http(String host, int port) implements Transport {
     }
 
-    private PaganticMcpServer(Builder builder, ToolRegistry tools) {
-        this.tools = tools;
+    private PaganticMcpServer(Builder builder, Tool requestTool) {
+        this.requestTool = requestTool;
+        this.tools = served(builder.tools);
         this.ownsExecutor = builder.executor == null;
         this.executor = ownsExecutor ? ToolExecutor.builder().threadNamePrefix("pagantic-mcp-tool").build()
                 : builder.executor;
@@ -118,7 +122,9 @@ public final class PaganticMcpServer implements AutoCloseable {
         }
         List<SyncToolSpecification> specifications = new ArrayList<>();
         for (Tool tool : tools.tools()) {
-            specifications.add(specification(tool));
+            SyncToolSpecification specification = specification(tool);
+            published.put(tool.name(), specification.tool());
+            specifications.add(specification);
         }
         if (transport instanceof Stdio stdio) {
             StdioServerTransportProvider provider = new StdioServerTransportProvider(McpJson.MCP,
@@ -141,7 +147,7 @@ public final class PaganticMcpServer implements AutoCloseable {
         return specification
                 .serverInfo(name, McpVersion.get())
                 .jsonMapper(McpJson.MCP)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build()) // the list may change
                 .validateToolInputs(false) // the executor validates, and answers with a tool result the model sees
                 .tools(specifications)
                 .build();
@@ -239,6 +245,49 @@ public final class PaganticMcpServer implements AutoCloseable {
     /** The tools served, {@code pagantic_request} included. */
     public ToolRegistry tools() {
         return tools;
+    }
+
+    /**
+     * Serves another set of tools from now on ({@code pagantic_request} stays) and tells connected clients with
+     * {@code notifications/tools/list_changed}. A proxy calls it when an upstream server's tools change.
+     *
+     * @throws PaganticException {@code CONFIG_INVALID} when a tool is named {@code pagantic_request} while that tool
+     *                           is served
+     */
+    public synchronized void updateTools(ToolRegistry newTools) {
+        ToolRegistry next = served(Objects.requireNonNull(newTools, "newTools"));
+        if (server != null) {
+            for (String gone : new ArrayList<>(published.keySet())) {
+                if (!next.contains(gone)) {
+                    server.removeTool(gone);
+                    published.remove(gone);
+                }
+            }
+            for (Tool tool : next.tools()) {
+                SyncToolSpecification specification = specification(tool);
+                McpSchema.Tool before = published.put(tool.name(), specification.tool());
+                if (!specification.tool().equals(before)) {
+                    if (before != null) {
+                        server.removeTool(tool.name());
+                    }
+                    server.addTool(specification);
+                }
+            }
+            server.notifyToolsListChanged();
+        }
+        tools = next;
+    }
+
+    /** The registry with the request tool, if any, appended. */
+    private ToolRegistry served(ToolRegistry registry) {
+        if (requestTool == null) {
+            return registry;
+        }
+        if (registry.contains(PaganticRequestTool.NAME) || registry.isHidden(PaganticRequestTool.NAME)) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid MCP server: a registry tool is named '"
+                    + PaganticRequestTool.NAME + "', the orchestrator's tool");
+        }
+        return ToolRegistry.builder().addAll(registry.tools()).add(requestTool).build();
     }
 
     /**
@@ -355,14 +404,8 @@ public final class PaganticMcpServer implements AutoCloseable {
             if (transport instanceof Http http) {
                 check(http.port() >= 0 && http.port() <= 65_535, "port must be 0-65535: " + http.port());
             }
-            ToolRegistry served = tools;
-            if (orchestrator != null) {
-                check(!tools.contains(PaganticRequestTool.NAME) && !tools.isHidden(PaganticRequestTool.NAME),
-                        "a registry tool is named '" + PaganticRequestTool.NAME + "', the orchestrator's tool");
-                served = ToolRegistry.builder().addAll(tools.tools())
-                        .add(PaganticRequestTool.create(orchestrator, requestTimeout)).build();
-            }
-            return new PaganticMcpServer(this, served);
+            return new PaganticMcpServer(this, orchestrator == null ? null
+                    : PaganticRequestTool.create(orchestrator, requestTimeout));
         }
 
         private static void check(boolean condition, String message) {
