@@ -7,7 +7,8 @@
 // Modes (first argument) change the whole server:
 //   normal  - as above;
 //   garbage - writes lines that are not JSON-RPC before every answer (and a few at start);
-//   mute    - reads everything and answers nothing, not even initialize.
+//   mute    - reads everything and answers nothing, not even initialize;
+//   refused - also lists a tool whose schema no JSON Schema reader accepts, and one with a dotted name.
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "normal";
@@ -18,6 +19,10 @@ const tools = [
   { name: "hang", description: "Never answers", inputSchema: { type: "object", properties: {} } },
   { name: "freeze", description: "Never answers again", inputSchema: { type: "object", properties: {} } },
 ];
+if (mode === "refused") {
+  tools.push({ name: "typo", inputSchema: { type: "object", properties: { x: { type: "strnig" } } } });
+  tools.push({ name: "files.read", inputSchema: { type: "object" } });
+}
 let frozen = false;
 
 function send(message) {

@@ -117,6 +117,26 @@ class FaultyServerTest {
     }
 
     @Test
+    void toolsPaganticRefusesFailTheBuildNamingServerToolAndReasonOrAreLeftOutWhenAsked() {
+        List<String> command = NodeServers.script("faulty-server.mjs");
+        McpServerConfig refusing = McpServerConfig.stdio("refusing", command.get(0), List.of(command.get(1),
+                "refused"));
+
+        assertThatThrownBy(() -> McpToolbox.builder().server(refusing).build())
+                .isInstanceOfSatisfying(PaganticException.class, failure -> {
+                    assertThat(failure.code()).isEqualTo(ErrorCode.CONFIG_INVALID);
+                    assertThat(failure.getMessage()).contains("2 MCP tool(s)",
+                            "tool 'typo' of MCP server 'refusing'", "/properties/x", "strnig",
+                            "tool 'files.read' of MCP server 'refusing'", "not a valid tool name");
+                });
+        try (McpToolbox lenient = McpToolbox.builder().server(refusing).skipRefusedTools(true).build()) {
+            assertThat(lenient.registry().names()).containsExactly("echo", "crash", "hang", "freeze");
+            assertThat(lenient.refusedTools()).extracting(McpToolbox.RefusedTool::tool)
+                    .containsExactly("typo", "files.read");
+        }
+    }
+
+    @Test
     void aCommandThatCannotBeStartedIsAClearUnavailableError() {
         assertThatThrownBy(() -> McpToolbox.builder()
                 .server(McpServerConfig.stdio("missing", "/no/such/mcp-server")).build())
