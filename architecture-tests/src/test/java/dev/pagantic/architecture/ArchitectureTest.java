@@ -93,6 +93,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires() {
+        RULES.theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires().check(PRODUCTION);
+    }
+
+    @Test
     void grammarCodeLivesOnlyInInferenceGrammar() {
         RULES.grammarCodeLivesOnlyInInferenceGrammar().check(PRODUCTION);
     }
