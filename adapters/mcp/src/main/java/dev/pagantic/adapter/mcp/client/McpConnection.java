@@ -107,6 +107,7 @@ final class McpConnection implements AutoCloseable {
             await(CompletableFuture.anyOf(call, current.gone, cancelled), ctx.remaining());
         } catch (InterruptedException interrupted) {
             call.cancel(true);
+            checkHealth(current);
             throw interrupted;
         }
         if (call.isDone()) {
