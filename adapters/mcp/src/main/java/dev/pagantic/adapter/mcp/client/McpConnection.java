@@ -100,15 +100,18 @@ final class McpConnection implements AutoCloseable {
      */
     String call(CallContext ctx, String tool, Map<String, Object> arguments) throws InterruptedException {
         Session current = session();
-        CompletableFuture<CallToolResult> call = current.client.callTool(new CallToolRequest(tool, arguments))
-                .toFuture();
+        CompletableFuture<CallToolResult> call = current.client.callTool(CallToolRequest.builder(tool)
+                .arguments(arguments).build()).toFuture();
         CompletableFuture<Void> cancelled = new CompletableFuture<>();
-        try (Registration ignored = ctx.onCancel(() -> cancelled.complete(null))) {
+        Registration cancellation = ctx.onCancel(() -> cancelled.complete(null));
+        try {
             await(CompletableFuture.anyOf(call, current.gone, cancelled), ctx.remaining());
         } catch (InterruptedException interrupted) {
             call.cancel(true);
             checkHealth(current);
             throw interrupted;
+        } finally {
+            cancellation.close();
         }
         if (call.isDone()) {
             return outcome(current, tool, call);
@@ -202,7 +205,7 @@ final class McpConnection implements AutoCloseable {
             gone = new CompletableFuture<>(); // an HTTP server's failures surface in its requests
         }
         McpAsyncClient client = McpClient.async(transport)
-                .clientInfo(new McpSchema.Implementation("pagantic", clientVersion))
+                .clientInfo(McpSchema.Implementation.builder("pagantic", clientVersion).build())
                 .requestTimeout(REQUEST_LIMIT)
                 .initializationTimeout(connectTimeout)
                 .toolsChangeConsumer(listed -> Mono.fromRunnable(() -> listed(listed)))
@@ -247,7 +250,9 @@ final class McpConnection implements AutoCloseable {
                 return step.get();
             } catch (ExecutionException | InterruptedException | java.util.concurrent.CancellationException e) {
                 Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-                throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": " + describe(cause), null, cause);
+                String why = cause instanceof TimeoutException // the SDK's initialization timeout: the same one
+                        ? "no answer within " + connectTimeout.toMillis() + " ms" : describe(cause);
+                throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": " + why, null, cause);
             }
         }
         step.cancel(true);

@@ -205,10 +205,9 @@ public final class PaganticMcpServer implements AutoCloseable {
 
     /** One registry tool as an MCP tool whose calls run through the executor. */
     private SyncToolSpecification specification(Tool tool) {
-        McpSchema.Tool.Builder described = McpSchema.Tool.builder()
-                .name(tool.name())
-                .description(tool.definition().description())
-                .inputSchema(tool.definition().parameters().toJsonSchema());
+        McpSchema.Tool.Builder described = McpSchema.Tool.builder(tool.name(),
+                        tool.definition().parameters().toJsonSchema())
+                .description(tool.definition().description());
         McpSchema.ToolAnnotations annotations = McpAnnotations.annotationsOf(tool.safety(), null);
         if (annotations != null) {
             described.annotations(annotations);

@@ -48,9 +48,12 @@ final class PaganticRequestTool {
     private static String run(Orchestrator orchestrator, CallContext ctx, Map<String, Object> arguments) {
         Cancellation cancellation = new Cancellation();
         SystemResponse response;
-        try (Registration ignored = ctx.onCancel(() -> cancellation.cancel("the MCP tool call was cancelled"))) {
+        Registration forwarded = ctx.onCancel(() -> cancellation.cancel("the MCP tool call was cancelled"));
+        try {
             response = orchestrator.execute(FacadeJson.requestFromJson(McpJson.write(arguments)), null,
                     cancellation);
+        } finally {
+            forwarded.close();
         }
         String json = FacadeJson.toJson(response);
         if (!response.isSuccess()) {

@@ -18,12 +18,12 @@ class CallResultsTest {
     @Test
     void textIsGivenAsItIsAndBinaryContentIsDescribedWithItsDecodedSize() {
         CallToolResult result = CallToolResult.builder()
-                .addContent(new TextContent("first"))
-                .addContent(new ImageContent(null, "aGVsbG8=", "image/png"))
-                .addContent(new EmbeddedResource(null, new TextResourceContents("file:///a.txt", "text/plain",
-                        "inside")))
-                .addContent(new EmbeddedResource(null, new BlobResourceContents("file:///b.gz", "application/gzip",
-                        "AAAA")))
+                .addContent(TextContent.builder("first").build())
+                .addContent(ImageContent.builder("aGVsbG8=", "image/png").build())
+                .addContent(EmbeddedResource.builder(TextResourceContents.builder("file:///a.txt", "inside")
+                        .mimeType("text/plain").build()).build())
+                .addContent(EmbeddedResource.builder(BlobResourceContents.builder("file:///b.gz", "AAAA")
+                        .mimeType("application/gzip").build()).build())
                 .addContent(ResourceLink.builder().name("doc").uri("file:///doc.md").description("the doc").build())
                 .build();
 
