@@ -22,9 +22,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code pagantic mcp}: serves pagantic over MCP. A picocli command, so that the {@code pagantic} launcher adds it as
- * a subcommand ({@code commandLine.addSubcommand("mcp", new McpServerCommand())}) and {@link McpServerMain} runs it
- * alone. What it serves:
+ * The {@code mcp} command: serves pagantic over MCP. A picocli command, so that a launcher adds it as a subcommand
+ * ({@code commandLine.addSubcommand("mcp", new McpServerCommand())}) and {@link McpServerMain} runs it alone. What it
+ * serves:
  * <ul>
  *   <li>with {@code --model} (a GGUF file) or {@code --scripted} (fixed replies, to try it without a model), the
  *       {@code pagantic_request} tool on an orchestrator over that engine;</li>
