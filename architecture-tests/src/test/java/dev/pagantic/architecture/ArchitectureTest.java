@@ -109,8 +109,8 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheTemporalAdapterUsesTheInterceptionSpi() {
-        RULES.onlyTheTemporalAdapterUsesTheInterceptionSpi().check(PRODUCTION);
+    void onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi() {
+        RULES.onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi().check(PRODUCTION);
     }
 
     @Test
@@ -126,6 +126,11 @@ class ArchitectureTest {
     @Test
     void theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires() {
         RULES.theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires().check(PRODUCTION);
+    }
+
+    @Test
+    void theObservabilityAdaptersUseOnlyCoreInferenceObserveTheFacadeAndTheSpi() {
+        RULES.theObservabilityAdaptersUseOnlyCoreInferenceObserveTheFacadeAndTheSpi().check(PRODUCTION);
     }
 
     @Test

@@ -114,11 +114,14 @@ public final class LayerRules {
         rules.put("enginesDoNotDependOnEachOther", enginesDoNotDependOnEachOther());
         rules.put("adaptersDependOnlyOnTheFacadeCoreAndWiredComponents",
                 adaptersDependOnlyOnTheFacadeCoreAndWiredComponents());
-        rules.put("onlyTheTemporalAdapterUsesTheInterceptionSpi", onlyTheTemporalAdapterUsesTheInterceptionSpi());
+        rules.put("onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi",
+                onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi());
         rules.put("adaptersOnlyBuildAndCloseWiredComponents", adaptersOnlyBuildAndCloseWiredComponents());
         rules.put("adaptersDoNotDependOnEachOther", adaptersDoNotDependOnEachOther());
         rules.put("theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires",
                 theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires());
+        rules.put("theObservabilityAdaptersUseOnlyCoreInferenceObserveTheFacadeAndTheSpi",
+                theObservabilityAdaptersUseOnlyCoreInferenceObserveTheFacadeAndTheSpi());
         rules.put("grammarCodeLivesOnlyInInferenceGrammar", grammarCodeLivesOnlyInInferenceGrammar());
         rules.put("onlyInferenceNamesClassesGbnf", onlyInferenceNamesClassesGbnf());
         rules.put("packagesAreFreeOfCycles", packagesAreFreeOfCycles());
@@ -263,12 +266,14 @@ public final class LayerRules {
                         + "nothing of orchestrate's internals"));
     }
 
-    public ArchRule onlyTheTemporalAdapterUsesTheInterceptionSpi() {
+    public ArchRule onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi() {
         return rule(noClasses().that().resideInAPackage(adapters()).and().resideOutsideOfPackage(temporal())
+                .and().resideOutsideOfPackage(openTelemetry()).and().resideOutsideOfPackage(micrometer())
                 .should().dependOnClassesThat().resideInAPackage(spi())
                 .because("the interception SPI exists so that engine calls, tool calls and plan steps can run as "
-                        + "durable Temporal activities; it is the one named exception to 'adapters use only the "
-                        + "facade', and only adapters/temporal has it"));
+                        + "durable Temporal activities and be observed (OpenTelemetry spans, Micrometer "
+                        + "observations); those are the named exceptions to 'adapters use only the facade', and only "
+                        + "adapters/temporal, adapters/opentelemetry and adapters/micrometer have it"));
     }
 
     public ArchRule adaptersOnlyBuildAndCloseWiredComponents() {
@@ -278,9 +283,10 @@ public final class LayerRules {
                         + "builder(), the methods of a builder (a class named *Builder that has a build() without "
                         + "parameters), close() and an enum's values()/valueOf()/name()/ordinal(), and may pass "
                         + "method references; any other call (inference, prompt construction, tool execution, JSON "
-                        + "validation) belongs behind the facade. The one exception is the MCP adapter's use of the "
-                        + "tool layer: it implements Tool for an MCP server's tools and serves a ToolRegistry through "
-                        + "a ToolExecutor"));
+                        + "validation) belongs behind the facade. The exceptions are the MCP adapter's use of the "
+                        + "tool layer (it implements Tool for an MCP server's tools and serves a ToolRegistry through "
+                        + "a ToolExecutor) and the observability adapters' reading of the inference values and events "
+                        + "they observe"));
     }
 
     public ArchRule adaptersDoNotDependOnEachOther() {
@@ -297,6 +303,15 @@ public final class LayerRules {
                         + "ToolRegistry is served through a ToolExecutor; pagantic's modes are reached through the "
                         + "facade (pagantic_request), and engines are only wired for its command. It uses no "
                         + "orchestrate internals, not the interception SPI, and no other adapter"));
+    }
+
+    public ArchRule theObservabilityAdaptersUseOnlyCoreInferenceObserveTheFacadeAndTheSpi() {
+        return rule(classes().that().resideInAnyPackage(openTelemetry(), micrometer())
+                .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(observabilityAllowed())))
+                .because("the observability adapters watch what the interception SPI hands them (requests, "
+                        + "inference requests and results, tool calls) and the events of the observe layer, and "
+                        + "read the facade's request and response; they wire and run no engine, tool or other band "
+                        + "component, and use no other adapter"));
     }
 
     // ------------------------------------------------------------------------------------------------------- grammar
@@ -428,6 +443,14 @@ public final class LayerRules {
         return layer("adapter.mcp");
     }
 
+    private String openTelemetry() {
+        return layer("adapter.opentelemetry");
+    }
+
+    private String micrometer() {
+        return layer("adapter.micrometer");
+    }
+
     private String tool() {
         return layer("tool");
     }
@@ -435,6 +458,11 @@ public final class LayerRules {
     /** Core, the facade, the tool layer, what an adapter may wire, and itself. */
     private String[] mcpAllowed() {
         return concat(wiredComponents(), core(), facade(), tool(), mcp());
+    }
+
+    /** Core, inference (the values the SPI hands over), observe, the facade, the SPI, and themselves. */
+    private String[] observabilityAllowed() {
+        return new String[] {core(), inference(), layer("observe"), facade(), spi(), openTelemetry(), micrometer()};
     }
 
     private String examples() {
@@ -529,10 +557,16 @@ public final class LayerRules {
         DescribedPredicate<JavaClass> component = resideInAnyPackage(wiredComponents());
         DescribedPredicate<JavaClass> mcpAdapter = resideInAPackage(mcp());
         DescribedPredicate<JavaClass> toolLayer = resideInAPackage(tool());
+        DescribedPredicate<JavaClass> observability = resideInAnyPackage(openTelemetry(), micrometer());
+        DescribedPredicate<JavaClass> observed = resideInAnyPackage(inference(), layer("observe"));
+        DescribedPredicate<JavaMethodCall> inference = anInferenceOfAnEngine();
         return describe("a method of an engine, inference or band type that is not builder(), a builder method, "
-                        + "close() or an enum's constant API (the MCP adapter may call the tool layer)",
+                        + "close() or an enum's constant API (the MCP adapter may call the tool layer; the "
+                        + "observability adapters may read inference and observe values, but never call an engine)",
                 call -> component.test(call.getTargetOwner()) && !isWiringCall(call.getTarget())
-                        && !(mcpAdapter.test(call.getOriginOwner()) && toolLayer.test(call.getTargetOwner())));
+                        && !(mcpAdapter.test(call.getOriginOwner()) && toolLayer.test(call.getTargetOwner()))
+                        && !(observability.test(call.getOriginOwner()) && observed.test(call.getTargetOwner())
+                                && !inference.test(call)));
     }
 
     /** A call of {@code infer} on the inference layer's {@code Engine} or a type implementing it. */

@@ -15,6 +15,8 @@ import dev.pagantic.archfixture.violating.adapter.cli.CliWiringOnly;
 import dev.pagantic.archfixture.violating.adapter.mcp.McpCallingEngineInfer;
 import dev.pagantic.archfixture.violating.adapter.mcp.McpCallingTools;
 import dev.pagantic.archfixture.violating.adapter.mcp.McpUsingTheSpi;
+import dev.pagantic.archfixture.violating.adapter.micrometer.MicrometerCallingEngineInfer;
+import dev.pagantic.archfixture.violating.adapter.opentelemetry.OpenTelemetryObserving;
 import dev.pagantic.archfixture.violating.adapter.temporal.TemporalUsingTheSpi;
 import dev.pagantic.archfixture.violating.constraint.JsonGrammarGenerator;
 import dev.pagantic.archfixture.violating.context.ContextUsingTool;
@@ -192,13 +194,13 @@ class RulesCatchViolationsTest {
 
         @Test
         void ruleReportsAnAdapterOtherThanTemporalUsingTheSpi() {
-            reports(RULES.onlyTheTemporalAdapterUsesTheInterceptionSpi(), CliUsingTheSpi.class);
+            reports(RULES.onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi(), CliUsingTheSpi.class);
         }
 
         @Test
         void ruleAcceptsTheTemporalAdapterUsingTheSpi() {
             doesNotReport(RULES.adaptersDependOnlyOnTheFacadeCoreAndWiredComponents(), TemporalUsingTheSpi.class);
-            doesNotReport(RULES.onlyTheTemporalAdapterUsesTheInterceptionSpi(), TemporalUsingTheSpi.class);
+            doesNotReport(RULES.onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi(), TemporalUsingTheSpi.class);
         }
 
         @Test
@@ -215,7 +217,7 @@ class RulesCatchViolationsTest {
         void ruleAcceptsAnAdapterThatOnlyWiresComponentsAndUsesTheFacade() {
             doesNotReport(RULES.adaptersDependOnlyOnTheFacadeCoreAndWiredComponents(), CliWiringOnly.class);
             doesNotReport(RULES.adaptersOnlyBuildAndCloseWiredComponents(), CliWiringOnly.class);
-            doesNotReport(RULES.onlyTheTemporalAdapterUsesTheInterceptionSpi(), CliWiringOnly.class);
+            doesNotReport(RULES.onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi(), CliWiringOnly.class);
         }
 
         @Test
@@ -239,6 +241,23 @@ class RulesCatchViolationsTest {
         @Test
         void ruleReportsTheMcpAdapterUsingTheSpi() {
             reports(RULES.theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires(), McpUsingTheSpi.class);
+        }
+
+        @Test
+        void ruleAcceptsAnObservabilityAdapterUsingTheSpiAndReadingInferenceValues() {
+            doesNotReport(RULES.onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi(),
+                    OpenTelemetryObserving.class);
+            doesNotReport(RULES.adaptersOnlyBuildAndCloseWiredComponents(), OpenTelemetryObserving.class);
+            doesNotReport(RULES.adaptersDependOnlyOnTheFacadeCoreAndWiredComponents(), OpenTelemetryObserving.class);
+            doesNotReport(RULES.theObservabilityAdaptersUseOnlyCoreInferenceObserveTheFacadeAndTheSpi(),
+                    OpenTelemetryObserving.class);
+        }
+
+        @Test
+        void ruleReportsAnObservabilityAdapterRunningAnEngine() {
+            reports(RULES.adaptersOnlyBuildAndCloseWiredComponents(), MicrometerCallingEngineInfer.class);
+            reports(RULES.theObservabilityAdaptersUseOnlyCoreInferenceObserveTheFacadeAndTheSpi(),
+                    MicrometerCallingEngineInfer.class);
         }
 
         @Test

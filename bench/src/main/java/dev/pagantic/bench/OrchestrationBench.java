@@ -1,5 +1,6 @@
 package dev.pagantic.bench;
 
+import dev.pagantic.adapter.opentelemetry.PaganticTelemetry;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
@@ -15,6 +16,11 @@ import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolRegistry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +48,12 @@ public class OrchestrationBench {
     /** Tool rounds in the chat turn; the engine answers after the last one. */
     static final int TOOL_ROUNDS = 3;
 
-    @Param({"noop", "memory"})
+    /**
+     * {@code noop}: {@code EventLog.noOp()}; {@code memory}: a bounded in-memory log; {@code otel}: the no-op log and
+     * the OpenTelemetry observer on the SDK with a batch span processor and no exporter (spans and metrics recorded,
+     * nothing sent).
+     */
+    @Param({"noop", "memory", "otel"})
     public String eventLog;
 
     private Orchestrator chat;
@@ -52,6 +63,7 @@ public class OrchestrationBench {
     private Orchestrator plan;
     private Orchestrator redundant;
     private final List<ReplayingEngine> engines = new ArrayList<>();
+    private OpenTelemetrySdk sdk;
 
     private static final SystemRequest CHAT = SystemRequest.builder().user("What is the weather in Paris, Oslo and Rome?")
             .build();
@@ -113,7 +125,19 @@ public class OrchestrationBench {
         ReplayingEngine engine = new ReplayingEngine(script);
         engines.add(engine);
         EventLog log = "memory".equals(eventLog) ? InMemoryEventLog.bounded(100_000) : EventLog.noOp();
-        return Orchestrator.builder().engine(engine).eventLog(log);
+        Orchestrator.Builder builder = Orchestrator.builder().engine(engine).eventLog(log);
+        return "otel".equals(eventLog) ? builder.observer(PaganticTelemetry.create(openTelemetry())) : builder;
+    }
+
+    private OpenTelemetrySdk openTelemetry() {
+        if (sdk == null) {
+            sdk = OpenTelemetrySdk.builder()
+                    .setTracerProvider(SdkTracerProvider.builder()
+                            .addSpanProcessor(BatchSpanProcessor.builder(SpanExporter.composite()).build()).build())
+                    .setMeterProvider(SdkMeterProvider.builder().build())
+                    .build();
+        }
+        return sdk;
     }
 
     private static void requireOk(SystemResponse response, String what) {
@@ -126,6 +150,9 @@ public class OrchestrationBench {
     public void tearDown() {
         for (Orchestrator orchestrator : List.of(chat, chatInline, structured, structuredValid, plan, redundant)) {
             orchestrator.close();
+        }
+        if (sdk != null) {
+            sdk.close();
         }
     }
 

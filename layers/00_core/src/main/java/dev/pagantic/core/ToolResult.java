@@ -1,6 +1,7 @@
 package dev.pagantic.core;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a tool returned, fed back to the model as a tool message.
@@ -26,6 +27,25 @@ public record ToolResult(String callId, String name, String content, boolean isE
     /** A failed result, carrying the error text the model will see. */
     public static ToolResult error(String callId, String name, String errorText) {
         return new ToolResult(callId, name, errorText, true);
+    }
+
+    /**
+     * Why a failed result failed: the error code its text starts with ({@code "TOOL_TIMEOUT: ..."}, as the tool
+     * executor writes it), or {@code TOOL_EXECUTION_FAILED} when it names none; empty for a success. For telemetry,
+     * which sees only the result.
+     */
+    public Optional<ErrorCode> errorCode() {
+        if (!isError) {
+            return Optional.empty();
+        }
+        int colon = content.indexOf(':');
+        String prefix = colon > 0 ? content.substring(0, colon) : "";
+        for (ErrorCode code : ErrorCode.values()) {
+            if (code.name().equals(prefix)) {
+                return Optional.of(code);
+            }
+        }
+        return Optional.of(ErrorCode.TOOL_EXECUTION_FAILED);
     }
 
     /** The tool message that feeds this result back to the model. */

@@ -227,5 +227,16 @@ class ToolTypesTest {
             assertThatThrownBy(() -> ToolResult.success("call_1", "f", null))
                     .isInstanceOf(NullPointerException.class);
         }
+
+        @Test
+        void aFailedResultNamesTheErrorCodeItsTextStartsWith() {
+            assertThat(ToolResult.error("call_1", "f", "TOOL_TIMEOUT: f ran past 2s").errorCode())
+                    .contains(ErrorCode.TOOL_TIMEOUT);
+            assertThat(ToolResult.error("call_1", "f", "the disk is full").errorCode())
+                    .contains(ErrorCode.TOOL_EXECUTION_FAILED);
+            assertThat(ToolResult.error("call_1", "f", "NOT_A_CODE: x").errorCode())
+                    .contains(ErrorCode.TOOL_EXECUTION_FAILED);
+            assertThat(ToolResult.success("call_1", "f", "TOOL_TIMEOUT: looks like one").errorCode()).isEmpty();
+        }
     }
 }

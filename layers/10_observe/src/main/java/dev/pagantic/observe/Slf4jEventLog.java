@@ -18,9 +18,10 @@ import org.slf4j.spi.LoggingEventBuilder;
  * (a JSON encoder, an OpenTelemetry appender) gets them as separate attributes: {@code request_id} always, then
  * {@code session_id}, {@code trace_id}, {@code span_id}, {@code parent_span_id} and {@code caused_by} when not empty,
  * then {@code layer}, {@code action}, {@code duration_ms}, {@code error_code} and {@code error_message} when failed,
- * then the event's data. By default the message repeats them as {@code key=value} text after
- * {@code "<layer> <action>"}, so that a plain pattern layout (which prints no key-value pairs) still shows the
- * correlation ids; {@link Builder#fieldsInMessage(boolean)} turns that off for structured-only output.
+ * then the event's data. The message is {@code "<layer> <action>"}, so each field is printed once: by the backends
+ * that print key-value pairs (slf4j-simple, Logback with {@code %kvp} in its pattern, JSON encoders). For a plain
+ * pattern layout that prints no key-value pairs, {@link Builder#fieldsInMessage(boolean) fieldsInMessage(true)}
+ * repeats the fields as {@code key=value} text in the message.
  *
  * <p>Successful events are logged at {@code INFO}, failed ones at {@code WARN}, both configurable. The default logger
  * is named {@code dev.pagantic.observe.events}. Thread-safe as SLF4J loggers are. Which backend prints the lines is
@@ -44,8 +45,8 @@ public final class Slf4jEventLog implements EventLog {
     }
 
     /**
-     * A log with the defaults: the {@value #DEFAULT_LOGGER_NAME} logger, INFO, WARN for failures, fields repeated in
-     * the message.
+     * A log with the defaults: the {@value #DEFAULT_LOGGER_NAME} logger, INFO, WARN for failures, fields as key-value
+     * pairs only.
      */
     public static Slf4jEventLog create() {
         return builder().build();
@@ -131,7 +132,7 @@ public final class Slf4jEventLog implements EventLog {
         private Logger logger;
         private Level level = Level.INFO;
         private Level errorLevel = Level.WARN;
-        private boolean fieldsInMessage = true;
+        private boolean fieldsInMessage;
 
         private Builder() {
         }
@@ -159,7 +160,10 @@ public final class Slf4jEventLog implements EventLog {
             return this;
         }
 
-        /** Whether the message text repeats the fields as {@code key=value}; defaults to true. */
+        /**
+         * Whether the message text repeats the fields as {@code key=value}, for layouts that print no key-value pairs;
+         * defaults to false, so that a backend that prints them shows each field once.
+         */
         public Builder fieldsInMessage(boolean value) {
             this.fieldsInMessage = value;
             return this;

@@ -50,9 +50,9 @@ class Slf4jEventLogTest {
     }
 
     @Test
-    void theMessageRepeatsTheCorrelationIdsForPlainLayouts() {
+    void theMessageRepeatsTheCorrelationIdsForPlainLayoutsWhenAsked() {
         CapturingLogger logger = new CapturingLogger();
-        EventLog log = Slf4jEventLog.builder().logger(logger).build();
+        EventLog log = Slf4jEventLog.builder().logger(logger).fieldsInMessage(true).build();
 
         log.record(Event.builder(ctx, "tool", "execute").build());
 
@@ -62,9 +62,9 @@ class Slf4jEventLogTest {
     }
 
     @Test
-    void fieldsCanBeLeftOutOfTheMessageForStructuredOutput() {
+    void byDefaultEachFieldIsWrittenOnceAsAKeyValuePairAndNotRepeatedInTheMessage() {
         CapturingLogger logger = new CapturingLogger();
-        EventLog log = Slf4jEventLog.builder().logger(logger).fieldsInMessage(false).build();
+        EventLog log = Slf4jEventLog.builder().logger(logger).build();
 
         log.record(Event.builder(ctx, "tool", "execute").build());
 

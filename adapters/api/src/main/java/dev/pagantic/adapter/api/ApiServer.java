@@ -24,6 +24,7 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -249,7 +250,8 @@ public final class ApiServer implements AutoCloseable {
             JsonNode body = parse(raw);
             String requestId = requestId(ctx);
             ChatCompletionCall call = requestMapper.map(body, requestId, traceId(ctx));
-            SystemRequest request = withDefaultTimeout(call.request());
+            SystemRequest request = withDefaultTimeout(call.request().toBuilder().traceContext(traceContext(ctx))
+                    .build());
             ChatCompletionResponseMapper.Envelope envelope = ChatCompletionResponseMapper.envelope(requestId,
                     clock.instant().getEpochSecond(), call.model().isEmpty() ? modelName : call.model());
             ctx.res().setHeader(REQUEST_ID_HEADER, requestId);
@@ -294,6 +296,7 @@ public final class ApiServer implements AutoCloseable {
             SystemRequest request = withDefaultTimeout(parsed.toBuilder()
                     .requestId(parsed.requestId().isEmpty() ? requestId(ctx) : parsed.requestId())
                     .traceId(parsed.traceId().isEmpty() ? traceId(ctx) : parsed.traceId())
+                    .traceContext(traceContext(ctx))
                     .build());
             ctx.res().setHeader(REQUEST_ID_HEADER, request.requestId());
             SystemResponse response = execute(request, StreamHandler.NOOP, new Cancellation());
@@ -523,6 +526,17 @@ public final class ApiServer implements AutoCloseable {
 
     private static String traceId(Context ctx) {
         return TraceParent.parse(ctx.header(TraceParent.HEADER)).map(TraceParent::traceId).orElse("");
+    }
+
+    /** A valid {@code traceparent} (and its {@code tracestate}), passed on so that an observer continues the trace. */
+    private static Map<String, String> traceContext(Context ctx) {
+        String parent = ctx.header(TraceParent.HEADER);
+        if (TraceParent.parse(parent).isEmpty()) {
+            return Map.of();
+        }
+        String state = ctx.header(TraceParent.STATE_HEADER);
+        return state == null ? Map.of(TraceParent.HEADER, parent.strip())
+                : Map.of(TraceParent.HEADER, parent.strip(), TraceParent.STATE_HEADER, state.strip());
     }
 
     private void sendError(Context ctx, Dialect dialect, SystemError error) {

@@ -22,6 +22,8 @@ record TraceParent(String version, String traceId, String parentId, String flags
 
     /** The name of the header. */
     static final String HEADER = "traceparent";
+    /** The name of the vendor-specific companion header, passed on with a valid {@code traceparent}. */
+    static final String STATE_HEADER = "tracestate";
 
     private static final Pattern SHAPE =
             Pattern.compile("([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?");

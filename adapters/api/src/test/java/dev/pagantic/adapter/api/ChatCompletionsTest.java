@@ -9,10 +9,14 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.Role;
 import dev.pagantic.inference.Request;
+import dev.pagantic.orchestrate.facade.SystemRequest;
+import dev.pagantic.orchestrate.spi.Invocation;
+import dev.pagantic.orchestrate.spi.Observer;
 import dev.pagantic.testkit.ScriptedEngine;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -288,6 +292,31 @@ class ChatCompletionsTest {
             assertThat(events).allSatisfy(event ->
                     assertThat(event.path("correlation").path("trace_id").asString()).isEqualTo(traceId));
         }
+    }
+
+    @Test
+    void theCallersTraceContextHeadersReachTheRequestThatObserversSee() {
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
+        Observer observer = new Observer() {
+            @Override
+            public <T> T intercept(Invocation<T> invocation) {
+                if (invocation.input() instanceof SystemRequest request) {
+                    seen.add(request.traceContext());
+                }
+                return invocation.proceed();
+            }
+        };
+        try (TestServer api = TestServer.wired(ScriptedEngine.replying("One.", "Two.", "Three."),
+                orchestrator -> orchestrator.observer(observer))) {
+            api.post("/v1/chat/completions", chat("Hello"), "traceparent", traceparent, "tracestate", "vendor=1");
+            api.post("/v1/requests", "{\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}",
+                    "traceparent", traceparent);
+            api.post("/v1/chat/completions", chat("Hello"), "traceparent", "not-a-traceparent");
+        }
+
+        assertThat(seen).containsExactly(Map.of("traceparent", traceparent, "tracestate", "vendor=1"),
+                Map.of("traceparent", traceparent), Map.of());
     }
 
     private static void assertBadRequest(HttpResponse<String> response, String messagePart) {

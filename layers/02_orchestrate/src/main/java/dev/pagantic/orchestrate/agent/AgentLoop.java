@@ -28,7 +28,9 @@ import dev.pagantic.orchestrate.loop.LoopBuilder;
 import dev.pagantic.orchestrate.loop.LoopSettings;
 import dev.pagantic.orchestrate.ports.ContextProvider;
 import dev.pagantic.orchestrate.spi.Interceptor;
+import dev.pagantic.orchestrate.spi.Invocation;
 import dev.pagantic.orchestrate.spi.InvocationKind;
+import dev.pagantic.orchestrate.spi.Observer;
 import dev.pagantic.tool.ToolExecutor;
 import dev.pagantic.tool.ToolRegistry;
 import java.util.List;
@@ -317,6 +319,15 @@ public final class AgentLoop implements AutoCloseable {
 
     /** Guards a turn against concurrent use, appends the new messages, and rolls the history back on failure. */
     private AgentTurn turn(CallContext ctx, List<Message> newMessages, TurnOptions options, TurnBody body) {
+        Observer observer = settings.observer();
+        if (observer == Observer.NONE) {
+            return guardedTurn(ctx, newMessages, options, body);
+        }
+        return observer.intercept(Invocation.of(InvocationKind.AGENT_TURN, inference.name(), ctx, newMessages,
+                () -> guardedTurn(ctx, newMessages, options, body)));
+    }
+
+    private AgentTurn guardedTurn(CallContext ctx, List<Message> newMessages, TurnOptions options, TurnBody body) {
         ExecutionLifecycle given = Phases.requireStartable(options.lifecycle()).orElse(null);
         if (!busy.compareAndSet(false, true)) {
             PaganticException refused = PaganticException.builder(ErrorCode.ORCHESTRATION_CONCURRENT_USE,

@@ -33,6 +33,9 @@ import dev.pagantic.orchestrate.plan.PlanExecutor;
 import dev.pagantic.orchestrate.plan.PlanPolicy;
 import dev.pagantic.orchestrate.plan.StepHandler;
 import dev.pagantic.orchestrate.plan.StepType;
+import dev.pagantic.orchestrate.spi.Invocation;
+import dev.pagantic.orchestrate.spi.InvocationKind;
+import dev.pagantic.orchestrate.spi.Observer;
 import dev.pagantic.orchestrate.structured.SpecializedLoop;
 import dev.pagantic.orchestrate.vote.MajorityVoting;
 import dev.pagantic.orchestrate.vote.RedundantLoop;
@@ -179,6 +182,16 @@ public final class Orchestrator implements AutoCloseable {
         requireNonNull(stream, "stream");
         SystemRequest req = request.withMissingIds(ids);
         CallContext ctx = callContext(req, cancellation);
+        Observer observer = settings.observer();
+        if (observer == Observer.NONE) {
+            return run(req, ctx, stream);
+        }
+        return observer.intercept(Invocation.of(InvocationKind.REQUEST, req.mode().wireName(), ctx, req,
+                () -> run(req, ctx, stream)));
+    }
+
+    /** INIT to the end of the request's lifecycle; never throws for a failed request. */
+    private SystemResponse run(SystemRequest req, CallContext ctx, StreamHandler stream) {
         EventLog eventLog = settings.eventLog();
         ExecutionLifecycle lifecycle = ExecutionLifecycle.start(ctx, pathOf(req.mode()),
                 eventLog.isEnabled() ? this::recordTransition : TransitionListener.NOOP);

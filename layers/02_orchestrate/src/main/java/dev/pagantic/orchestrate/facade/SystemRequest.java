@@ -16,6 +16,7 @@ import dev.pagantic.orchestrate.multimodel.Directive;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,6 +44,9 @@ import java.util.Set;
  *       carries the results as tool messages.</li>
  *   <li>{@code directive}: the knobs of the multi-model modes (iterations, primary/review engine, voters, weight
  *       floor): a side channel read by the orchestrator, never forwarded to any model.</li>
+ *   <li>{@code traceContext}: beyond the seed, the caller's trace-context headers as received (the W3C
+ *       {@code traceparent} and {@code tracestate}, lower-case names), so that an observer (the OpenTelemetry adapter)
+ *       continues the caller's trace; empty by default. Never forwarded to a model.</li>
  * </ul>
  *
  * <p><b>Where validation happens.</b> Construction ({@link Builder#build()} and the canonical constructor) checks
@@ -61,12 +65,20 @@ import java.util.Set;
  * @param tools       the tool whitelist; empty for all
  * @param callerTools the tools the caller executes itself
  * @param directive   the multi-model modes' knobs ({@link Directive}); never forwarded to a model
+ * @param traceContext the caller's trace-context headers ({@code traceparent}, {@code tracestate}); empty for none
  */
 public record SystemRequest(String requestId, String sessionId, String traceId, List<Message> messages, Mode mode,
                             ExecutionHints hints, OutputContract output, List<String> tools,
-                            List<ToolDefinition> callerTools, Directive directive) {
+                            List<ToolDefinition> callerTools, Directive directive, Map<String, String> traceContext) {
 
-    /** The canonical form without a directive ({@link Directive#NONE}). */
+    /** The request without trace-context headers. */
+    public SystemRequest(String requestId, String sessionId, String traceId, List<Message> messages, Mode mode,
+                         ExecutionHints hints, OutputContract output, List<String> tools,
+                         List<ToolDefinition> callerTools, Directive directive) {
+        this(requestId, sessionId, traceId, messages, mode, hints, output, tools, callerTools, directive, Map.of());
+    }
+
+    /** The request without a directive ({@link Directive#NONE}) and trace-context headers. */
     public SystemRequest(String requestId, String sessionId, String traceId, List<Message> messages, Mode mode,
                          ExecutionHints hints, OutputContract output, List<String> tools,
                          List<ToolDefinition> callerTools) {
@@ -97,6 +109,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
             }
         }
         requireNonNull(directive, "directive");
+        traceContext = Map.copyOf(requireNonNull(traceContext, "traceContext"));
     }
 
     /** A builder: chat mode, no hints, no output contract, all tools. */
@@ -117,6 +130,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         builder.tools.addAll(tools);
         builder.callerTools.addAll(callerTools);
         builder.directive = directive;
+        builder.traceContext = traceContext;
         return builder;
     }
 
@@ -153,7 +167,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
             return this;
         }
         return new SystemRequest(request, sessionId, trace, messages, mode, hints, output, tools, callerTools,
-                directive);
+                directive, traceContext);
     }
 
     /** Whether this request belongs to a conversation the facade keeps. */
@@ -178,6 +192,7 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         private final List<String> tools = new ArrayList<>();
         private final List<ToolDefinition> callerTools = new ArrayList<>();
         private Directive directive = Directive.NONE;
+        private Map<String, String> traceContext = Map.of();
 
         private Builder() {
         }
@@ -272,13 +287,22 @@ public record SystemRequest(String requestId, String sessionId, String traceId, 
         }
 
         /**
+         * The caller's trace-context headers as received (W3C {@code traceparent}, {@code tracestate}); none by
+         * default. Never forwarded to a model.
+         */
+        public Builder traceContext(Map<String, String> headers) {
+            this.traceContext = Map.copyOf(requireNonNull(headers, "traceContext"));
+            return this;
+        }
+
+        /**
          * The request. Structural checks only; the envelope rules are {@link SystemRequest#validate()}.
          *
          * @throws PaganticException {@code CONFIG_INVALID} for a blank or duplicate tool name
          */
         public SystemRequest build() {
             return new SystemRequest(requestId, sessionId, traceId, messages, mode, hints, output, tools,
-                    callerTools, directive);
+                    callerTools, directive, traceContext);
         }
     }
 }

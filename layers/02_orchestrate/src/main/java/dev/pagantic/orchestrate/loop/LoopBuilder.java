@@ -15,6 +15,7 @@ import dev.pagantic.orchestrate.ports.ContextPlacement;
 import dev.pagantic.orchestrate.ports.ContextProvider;
 import dev.pagantic.orchestrate.ports.PromptProvider;
 import dev.pagantic.orchestrate.spi.Interceptor;
+import dev.pagantic.orchestrate.spi.Observer;
 import dev.pagantic.tool.ToolExecutor;
 import dev.pagantic.tool.ToolRegistry;
 import java.util.Optional;
@@ -45,6 +46,10 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
     private @Nullable ContextProvider contextProvider;
     private @Nullable ContextPlacement contextPlacement;
     private Interceptor interceptor = Interceptor.NONE;
+    private Observer observer = Observer.NONE;
+    // whether the log and the interceptor, copied from resolved settings, include the observer already
+    private boolean logObserved;
+    private boolean interceptorObserved;
     private boolean createdExecutor;
     private @Nullable LoopSettings resolved; // set by loopSettings(value), forgotten by every setter after it
 
@@ -128,6 +133,7 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
     /** Where every event goes; a no-op log by default. */
     public B eventLog(EventLog value) {
         this.eventLog = value;
+        this.logObserved = false;
         return self();
     }
 
@@ -149,6 +155,17 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
     /** Wraps every inference, tool call and plan step; {@link Interceptor#NONE} by default. */
     public B interceptor(Interceptor value) {
         this.interceptor = value;
+        this.interceptorObserved = false;
+        return self();
+    }
+
+    /**
+     * Observes every request, agent turn, inference, tool call and plan step, and receives every event (the
+     * OpenTelemetry and Micrometer adapters); {@link Observer#NONE} by default, which adds nothing to any call.
+     * Set it before {@link #loopSettings(LoopSettings)} is copied from settings that have none.
+     */
+    public B observer(Observer value) {
+        this.observer = value;
         return self();
     }
 
@@ -170,6 +187,9 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
         this.contextProvider = value.contextProvider().orElse(null);
         this.contextPlacement = value.contextPlacement().orElse(null);
         this.interceptor = value.interceptor();
+        this.observer = value.observer();
+        this.logObserved = true;
+        this.interceptorObserved = true;
         B self = self();
         this.resolved = value; // already validated: a loop built on these settings alone takes them as they are
         return self;
@@ -197,13 +217,19 @@ public abstract class LoopBuilder<B extends LoopBuilder<B>> {
         check(stream != null, owner, "stream must not be null (use StreamHandler.NOOP)");
         check(eventLog != null, owner, "eventLog must not be null (use EventLog.noOp())");
         check(interceptor != null, owner, "interceptor must not be null (use Interceptor.NONE)");
+        check(observer != null, owner, "observer must not be null (use Observer.NONE)");
         Optional<Message> system = systemMessage(owner);
+        boolean observe = observer != Observer.NONE;
+        EventLog log = !observe || logObserved || observer.eventLog() == EventLog.noOp() ? eventLog
+                : EventLog.tee(eventLog, observer.eventLog());
+        Interceptor intercepting = !observe || interceptorObserved ? interceptor
+                : interceptor == Interceptor.NONE ? observer : Interceptor.chain(observer, interceptor);
         createdExecutor = tools != null && toolExecutor == null;
-        ToolExecutor executor = createdExecutor ? ToolEvents.observedExecutor(eventLog) : toolExecutor;
+        ToolExecutor executor = createdExecutor ? ToolEvents.observedExecutor(log) : toolExecutor;
         return new LoopSettings(engine, Optional.ofNullable(tools), Optional.ofNullable(tools == null ? null
                 : executor),
-                system, inference, maxToolIterations, stream, eventLog, Optional.ofNullable(contextProvider),
-                Optional.ofNullable(contextPlacement), interceptor);
+                system, inference, maxToolIterations, stream, log, Optional.ofNullable(contextProvider),
+                Optional.ofNullable(contextPlacement), intercepting, observer);
     }
 
     /** Whether the last {@link #loopSettings(String)} created the tool executor, which the built loop then owns. */

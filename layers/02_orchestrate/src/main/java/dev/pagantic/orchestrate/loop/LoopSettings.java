@@ -8,6 +8,7 @@ import dev.pagantic.observe.EventLog;
 import dev.pagantic.orchestrate.ports.ContextPlacement;
 import dev.pagantic.orchestrate.ports.ContextProvider;
 import dev.pagantic.orchestrate.spi.Interceptor;
+import dev.pagantic.orchestrate.spi.Observer;
 import dev.pagantic.tool.ToolExecutor;
 import dev.pagantic.tool.ToolRegistry;
 import java.util.Objects;
@@ -30,12 +31,15 @@ import java.util.Optional;
  * @param contextProvider   retrieves context for each turn; empty for none
  * @param contextPlacement  where the context goes; empty for the specification's placement, just before the turn's
  *                          user message
- * @param interceptor       wraps every inference, tool call and plan step
+ * @param interceptor       wraps every inference, tool call and plan step (the observer outermost, when there is one)
+ * @param observer          sees requests and agent turns, and is part of the interceptor and of the event log;
+ *                          {@link Observer#NONE} for none
  */
 public record LoopSettings(Engine engine, Optional<ToolRegistry> tools, Optional<ToolExecutor> toolExecutor,
                            Optional<Message> systemMessage, InferenceSettings inference, int maxToolIterations,
                            StreamHandler stream, EventLog eventLog, Optional<ContextProvider> contextProvider,
-                           Optional<ContextPlacement> contextPlacement, Interceptor interceptor) {
+                           Optional<ContextPlacement> contextPlacement, Interceptor interceptor,
+                           Observer observer) {
 
     /** The default most tokens per inference: the specification's 2048. */
     public static final int DEFAULT_MAX_TOKENS = 2048;
@@ -56,6 +60,7 @@ public record LoopSettings(Engine engine, Optional<ToolRegistry> tools, Optional
         Objects.requireNonNull(contextProvider, "contextProvider");
         Objects.requireNonNull(contextPlacement, "contextPlacement");
         Objects.requireNonNull(interceptor, "interceptor");
+        Objects.requireNonNull(observer, "observer");
     }
 
     /**
@@ -66,32 +71,32 @@ public record LoopSettings(Engine engine, Optional<ToolRegistry> tools, Optional
         return new LoopSettings(engine, Optional.empty(), Optional.empty(), Optional.empty(),
                 InferenceSettings.DEFAULTS,
                 DEFAULT_MAX_TOOL_ITERATIONS, StreamHandler.NOOP, EventLog.noOp(), Optional.empty(), Optional.empty(),
-                Interceptor.NONE);
+                Interceptor.NONE, Observer.NONE);
     }
 
     /** These settings with other inference settings laid over the configured ones (a request's, a step's). */
     public LoopSettings overriddenWith(InferenceSettings specific) {
         InferenceSettings layered = inference.overrideWith(specific);
         return layered.equals(inference) ? this : new LoopSettings(engine, tools, toolExecutor, systemMessage, layered,
-                maxToolIterations, stream, eventLog, contextProvider, contextPlacement, interceptor);
+                maxToolIterations, stream, eventLog, contextProvider, contextPlacement, interceptor, observer);
     }
 
     /** These settings with other tools (a request's whitelisted view), or none. */
     public LoopSettings withTools(Optional<ToolRegistry> registry) {
         return new LoopSettings(engine, registry, registry.isPresent() ? toolExecutor : Optional.empty(),
                 systemMessage, inference, maxToolIterations, stream, eventLog, contextProvider, contextPlacement,
-                interceptor);
+                interceptor, observer);
     }
 
     /** These settings without a context provider (for an inner loop whose context was placed already). */
     public LoopSettings withoutContext() {
         return new LoopSettings(engine, tools, toolExecutor, systemMessage, inference, maxToolIterations, stream,
-                eventLog, Optional.empty(), contextPlacement, interceptor);
+                eventLog, Optional.empty(), contextPlacement, interceptor, observer);
     }
 
     /** These settings with another system message, or none. */
     public LoopSettings withSystemMessage(Optional<Message> message) {
         return new LoopSettings(engine, tools, toolExecutor, message, inference, maxToolIterations, stream, eventLog,
-                contextProvider, contextPlacement, interceptor);
+                contextProvider, contextPlacement, interceptor, observer);
     }
 }
