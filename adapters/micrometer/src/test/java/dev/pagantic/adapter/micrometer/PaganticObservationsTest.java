@@ -2,6 +2,7 @@ package dev.pagantic.adapter.micrometer;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
@@ -203,7 +204,7 @@ class PaganticObservationsTest {
 
     @Test
     void aBlankProviderIsRefused() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaganticObservations.of(observations)
+        assertThatThrownBy(() -> PaganticObservations.of(observations)
                         .withProvider(" "))
                 .isInstanceOfSatisfying(PaganticException.class,
                         failure -> assertThat(failure.code()).isEqualTo(ErrorCode.CONFIG_INVALID));

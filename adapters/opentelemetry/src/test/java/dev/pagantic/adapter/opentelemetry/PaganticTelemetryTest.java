@@ -2,6 +2,8 @@ package dev.pagantic.adapter.opentelemetry;
 
 import static dev.pagantic.adapter.opentelemetry.Telemetry.attribute;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
@@ -25,7 +27,10 @@ import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -182,7 +187,7 @@ class PaganticTelemetryTest {
         String json = "{\"answer\": \"yes\"}";
         ScriptedEngine engine = ScriptedEngine.builder().modelName("tiny").reply(json).reply(json)
                 .reply("{\"answer\": \"no\"}").build();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        ExecutorService pool = Executors.newFixedThreadPool(3);
         try {
             SystemResponse response = run(engine, PaganticTelemetry.builder(otel.sdk)
                             .priceTable(PriceTable.builder().model("tiny", "1000", "2000").build()).build(),
@@ -193,17 +198,16 @@ class PaganticTelemetryTest {
 
             SpanData request = otel.named("invoke_workflow pagantic.redundant");
             assertThat(otel.childNames(request)).containsOnly("chat tiny").hasSize(3);
-            assertThat(attribute(request, GenAi.CONFIDENCE)).isCloseTo(2.0 / 3, org.assertj.core.data.Offset
-                    .offset(1e-9));
+            assertThat(attribute(request, GenAi.CONFIDENCE)).isCloseTo(2.0 / 3, offset(1e-9));
             assertThat(attribute(request, GenAi.CONFIDENCE_SOURCE)).isEqualTo("voting");
             long input = attribute(request, GenAi.USAGE_INPUT_TOKENS);
             long output = attribute(request, GenAi.USAGE_OUTPUT_TOKENS);
             assertThat(attribute(request, GenAi.COST)).isCloseTo((input * 1000.0 + output * 2000.0) / 1e6,
-                    org.assertj.core.data.Offset.offset(1e-9));
+                    offset(1e-9));
             HistogramPointData confidence = otel.metric(GenAiMetrics.VOTE_CONFIDENCE).orElseThrow()
                     .getHistogramData().getPoints().iterator().next();
             assertThat(confidence.getCount()).isEqualTo(1);
-            assertThat(confidence.getSum()).isCloseTo(2.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(confidence.getSum()).isCloseTo(2.0 / 3, offset(1e-9));
         } finally {
             pool.shutdownNow();
         }
@@ -262,13 +266,13 @@ class PaganticTelemetryTest {
 
     @Test
     void aBlankProviderNameIsRefusedAtBuildTime() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PaganticTelemetry.builder(otel.sdk).providerName(" ")
+        assertThatThrownBy(() -> PaganticTelemetry.builder(otel.sdk).providerName(" ")
                         .build())
                 .isInstanceOfSatisfying(PaganticException.class,
                         failure -> assertThat(failure.code()).isEqualTo(ErrorCode.CONFIG_INVALID));
     }
 
-    @org.junit.jupiter.api.AfterEach
+    @AfterEach
     void close() {
         otel.close();
     }

@@ -9,6 +9,7 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -41,7 +42,7 @@ final class Telemetry implements AutoCloseable {
 
     List<SpanData> childrenOf(SpanData parent) {
         return finished().stream().filter(span -> span.getParentSpanId().equals(parent.getSpanId()))
-                .sorted(java.util.Comparator.comparingLong(SpanData::getStartEpochNanos)).toList();
+                .sorted(Comparator.comparingLong(SpanData::getStartEpochNanos)).toList();
     }
 
     List<String> childNames(SpanData parent) {
