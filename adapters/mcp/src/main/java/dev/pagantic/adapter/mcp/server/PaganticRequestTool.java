@@ -51,8 +51,8 @@ final class PaganticRequestTool {
         SystemResponse response;
         Registration forwarded = ctx.onCancel(() -> cancellation.cancel("the MCP tool call was cancelled"));
         try {
-            response = orchestrator.execute(FacadeJson.requestFromJson(McpJson.write(arguments)),
-                    StreamHandler.NOOP, cancellation);
+            response = orchestrator.execute(FacadeJson.requestFromJson(McpJson.write(arguments)), StreamHandler.NOOP,
+                    cancellation);
         } finally {
             forwarded.close();
         }
