@@ -24,9 +24,16 @@ import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolRegistry;
 import java.nio.file.Files;
+import java.util.Map;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -98,6 +105,36 @@ class PaganticAutoConfigurationTest {
                     assertThat(engine.requests().get(0).tools()).extracting(ToolDefinition::name)
                             .containsExactly("mine");
                 });
+    }
+
+    @Test
+    void aProxiedToolBeanIsRegisteredThroughItsTarget() {
+        ScriptedEngine engine = ScriptedEngine.builder().replyCallingTool("orderStatus", Map.of("orderId", "A-17"))
+                .reply("ok").build();
+        runner.withBean(Engine.class, () -> engine)
+                .withBean(ToolBeansChatTest.OrderService.class, ToolBeansChatTest.OrderService::new)
+                .withBean(ClassProxies.class, ClassProxies::new)
+                .run(context -> {
+                    ToolBeansChatTest.OrderService proxy = context.getBean(ToolBeansChatTest.OrderService.class);
+                    assertThat(AopUtils.isCglibProxy(proxy)).isTrue();
+                    Chats.chat(context.getBean(Orchestrator.class), "s", "Where is A-17?");
+                    assertThat(((ToolBeansChatTest.OrderService) AopProxyUtils.getSingletonTarget(proxy)).looked)
+                            .containsExactly("A-17");
+                });
+    }
+
+    /** Wraps every tool bean in a class proxy, as Spring does for a @Transactional or @Cacheable service. */
+    static final class ClassProxies implements BeanPostProcessor {
+        @Override
+        public Object postProcessAfterInitialization(Object bean, String name) {
+            if (!(bean instanceof ToolBeansChatTest.OrderService)) {
+                return bean;
+            }
+            ProxyFactory proxy = new ProxyFactory(bean);
+            proxy.setProxyTargetClass(true);
+            proxy.addAdvice((MethodInterceptor) MethodInvocation::proceed);
+            return proxy.getProxy();
+        }
     }
 
     @Test
