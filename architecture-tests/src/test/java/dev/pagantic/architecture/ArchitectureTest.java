@@ -28,6 +28,8 @@ class ArchitectureTest {
         assertThat(PRODUCTION.contain("dev.pagantic.core.Message")).isTrue();
         assertThat(PRODUCTION.contain("dev.pagantic.inference.Engine")).isTrue();
         assertThat(PRODUCTION.contain("dev.pagantic.types.OutputType")).isTrue();
+        assertThat(PRODUCTION.contain("dev.pagantic.adapter.spring.health.EngineHealthIndicator")).isTrue();
+        assertThat(PRODUCTION.contain("dev.pagantic.examples.spring.SupportController")).isTrue();
         assertThat(PRODUCTION.stream().map(JavaClass::getPackageName))
                 .noneMatch(name -> name.startsWith("dev.pagantic.archfixture"))
                 .noneMatch(name -> name.startsWith("dev.pagantic.architecture"));

@@ -79,6 +79,12 @@ public final class LayerRules {
      */
     private static final Set<String> ENUM_CONSTANT_API = Set.of("values", "valueOf", "name", "ordinal");
 
+    /**
+     * Methods of engines that only report their state, which the Spring Boot adapter's health indicator may call
+     * (besides the accessors of the records they return).
+     */
+    private static final Set<String> ENGINE_STATE_API = Set.of("modelInfo", "health", "endpoint");
+
     /** JDK types (and their subtypes) whose instances can change, besides arrays, collections and atomics. */
     private static final List<Class<?>> MUTABLE_JDK_TYPES = List.of(StringBuilder.class, StringBuffer.class,
             Random.class, ThreadLocal.class, Date.class, Calendar.class, BitSet.class, Executor.class);
@@ -285,15 +291,19 @@ public final class LayerRules {
                         + "method references; any other call (inference, prompt construction, tool execution, JSON "
                         + "validation) belongs behind the facade. The exceptions are the MCP adapter's use of the "
                         + "tool layer (it implements Tool for an MCP server's tools and serves a ToolRegistry through "
-                        + "a ToolExecutor) and the observability adapters' reading of the inference values and events "
-                        + "they observe"));
+                        + "a ToolExecutor), the observability adapters' reading of the inference values and events "
+                        + "they observe, and the Spring Boot adapter's health indicator, which reads an engine's "
+                        + "state (modelInfo(), a fleet's health(), a server's endpoint() and the records they "
+                        + "return)"));
     }
 
     public ArchRule adaptersDoNotDependOnEachOther() {
-        return rule(slices().assignedFrom(modulesWhere("adapters", module -> module.startsWith("adapter.")))
+        return rule(slices().assignedFrom(modulesWhere("adapters",
+                        module -> module.startsWith("adapter.") && !module.equals("adapter.spring")))
                 .should().notDependOnEachOther()
                 .because("each adapter stands alone on the facade; what two adapters share belongs in the facade or "
-                        + "core"));
+                        + "core (the Spring Boot starter, adapter.spring, is one of the places DESIGN.md allows to put "
+                        + "several together, and is left out of this rule)"));
     }
 
     public ArchRule theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires() {
@@ -455,6 +465,10 @@ public final class LayerRules {
         return layer("tool");
     }
 
+    private String springHealth() {
+        return layer("adapter.spring.health");
+    }
+
     /** Core, the facade, the tool layer, what an adapter may wire, and itself. */
     private String[] mcpAllowed() {
         return concat(wiredComponents(), core(), facade(), tool(), mcp());
@@ -560,13 +574,25 @@ public final class LayerRules {
         DescribedPredicate<JavaClass> observability = resideInAnyPackage(openTelemetry(), micrometer());
         DescribedPredicate<JavaClass> observed = resideInAnyPackage(inference(), layer("observe"));
         DescribedPredicate<JavaMethodCall> inference = anInferenceOfAnEngine();
+        DescribedPredicate<JavaClass> healthIndicator = resideInAPackage(springHealth());
+        DescribedPredicate<JavaClass> engineOrInference = resideInAnyPackage(concat(engines(), inference()));
         return describe("a method of an engine, inference or band type that is not builder(), a builder method, "
                         + "close() or an enum's constant API (the MCP adapter may call the tool layer; the "
-                        + "observability adapters may read inference and observe values, but never call an engine)",
+                        + "observability adapters may read inference and observe values, but never call an engine; "
+                        + "the Spring Boot adapter's health indicator may read an engine's state)",
                 call -> component.test(call.getTargetOwner()) && !isWiringCall(call.getTarget())
                         && !(mcpAdapter.test(call.getOriginOwner()) && toolLayer.test(call.getTargetOwner()))
                         && !(observability.test(call.getOriginOwner()) && observed.test(call.getTargetOwner())
-                                && !inference.test(call)));
+                                && !inference.test(call))
+                        && !(healthIndicator.test(call.getOriginOwner())
+                                && engineOrInference.test(call.getTargetOwner()) && isStateQuery(call.getTarget())));
+    }
+
+    /** A method that reports an engine's state: modelInfo(), health(), endpoint(), or a record's accessor. */
+    private static boolean isStateQuery(MethodCallTarget target) {
+        return target.getRawParameterTypes().isEmpty()
+                && (ENGINE_STATE_API.contains(target.getName())
+                || target.getOwner().isAssignableTo(Record.class));
     }
 
     /** A call of {@code infer} on the inference layer's {@code Engine} or a type implementing it. */

@@ -17,6 +17,11 @@ import dev.pagantic.archfixture.violating.adapter.mcp.McpCallingTools;
 import dev.pagantic.archfixture.violating.adapter.mcp.McpUsingTheSpi;
 import dev.pagantic.archfixture.violating.adapter.micrometer.MicrometerCallingEngineInfer;
 import dev.pagantic.archfixture.violating.adapter.opentelemetry.OpenTelemetryObserving;
+import dev.pagantic.archfixture.violating.adapter.spring.SpringAssemblingTheCli;
+import dev.pagantic.archfixture.violating.adapter.spring.SpringCallingEngineInfer;
+import dev.pagantic.archfixture.violating.adapter.spring.SpringReadingStateOutsideHealth;
+import dev.pagantic.archfixture.violating.adapter.spring.health.HealthCallingInfer;
+import dev.pagantic.archfixture.violating.adapter.spring.health.HealthReadingModelInfo;
 import dev.pagantic.archfixture.violating.adapter.temporal.TemporalUsingTheSpi;
 import dev.pagantic.archfixture.violating.constraint.JsonGrammarGenerator;
 import dev.pagantic.archfixture.violating.context.ContextUsingTool;
@@ -263,6 +268,27 @@ class RulesCatchViolationsTest {
         @Test
         void ruleReportsAnAdapterImportingAnotherAdapter() {
             reports(RULES.adaptersDoNotDependOnEachOther(), ApiUsingCli.class);
+        }
+
+        @Test
+        void ruleAcceptsTheSpringBootStarterPuttingAdaptersTogether() {
+            doesNotReport(RULES.adaptersDoNotDependOnEachOther(), SpringAssemblingTheCli.class);
+        }
+
+        @Test
+        void ruleReportsTheSpringBootStarterCallingAnEngine() {
+            reports(RULES.adaptersOnlyBuildAndCloseWiredComponents(), SpringCallingEngineInfer.class);
+            reports(RULES.adaptersOnlyBuildAndCloseWiredComponents(), HealthCallingInfer.class);
+        }
+
+        @Test
+        void ruleReportsTheSpringBootStarterReadingAnEngineOutsideItsHealthIndicator() {
+            reports(RULES.adaptersOnlyBuildAndCloseWiredComponents(), SpringReadingStateOutsideHealth.class);
+        }
+
+        @Test
+        void ruleAcceptsTheSpringBootHealthIndicatorReadingAnEnginesState() {
+            doesNotReport(RULES.adaptersOnlyBuildAndCloseWiredComponents(), HealthReadingModelInfo.class);
         }
     }
 

@@ -21,6 +21,11 @@ public final class XEngine implements Engine {
         return model + ": " + request.prompt();
     }
 
+    /** The engine's state, which a health indicator may read. */
+    public String modelInfo() {
+        return model;
+    }
+
     @Override
     public void close() {
         // nothing to release
