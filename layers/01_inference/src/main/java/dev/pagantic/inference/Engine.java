@@ -13,7 +13,7 @@ import dev.pagantic.core.CallContext;
  *       {@code CANCELLED_*}, {@code CONFIG_*}); backend exceptions are wrapped, never leaked raw.</li>
  *   <li>A cancelled or expired {@link CallContext} fails the call with {@code CANCELLED_SIGNAL} /
  *       {@code CANCELLED_TIMEOUT}: checked before starting and, while generating, between tokens.</li>
- *   <li>{@link Request#maxTokens()} bounds the generated tokens; {@link Result#usage()} reports what was used.</li>
+ *   <li>{@code Request.settings().maxTokens()} bounds the generated tokens; {@link Result#usage()} reports what was used.</li>
  *   <li>A request for a capability the engine does not declare in {@link ModelInfo#capabilities()} (grammar, schema,
  *       tools) fails with {@code CONFIG_UNSUPPORTED_CAPABILITY} rather than being silently ignored.</li>
  *   <li>Implementations are thread-safe; an engine may serialise calls internally.</li>

@@ -23,8 +23,8 @@ import java.util.concurrent.CountDownLatch;
  * </pre>
  *
  * It serves until the process is told to stop (Ctrl-C, SIGTERM): the shutdown hook drains the server gracefully,
- * then closes the orchestrator and the engine. The program ends with {@code System.exit}, because a loaded llama.cpp
- * model keeps native threads that would otherwise hold the JVM open.
+ * then closes the orchestrator and the engine. {@code main} ends with {@code System.exit} only to report its exit
+ * status; {@link #serve} returns it instead (the distribution's {@code pagantic serve} runs that).
  */
 public final class ApiServerMain {
 
@@ -38,27 +38,38 @@ public final class ApiServerMain {
 
     /** Starts the server and serves until the JVM shuts down; exits 2 for bad arguments, 1 when it cannot start. */
     public static void main(String[] args) {
+        System.exit(serve(List.of(args), System.out, System.err));
+    }
+
+    /**
+     * Parses the arguments, starts the server and serves until the JVM shuts down (Ctrl-C, SIGTERM): the shutdown hook
+     * drains the server, then closes the orchestrator and the engine. The {@code pagantic serve} command of the
+     * distribution runs this.
+     *
+     * @param args the command line ({@link ServerOptions#USAGE})
+     * @param out  where the usage and the server's address are printed
+     * @param err  where a bad command line or a failed start is reported
+     * @return 0 after {@code --help} or a shutdown, 2 for bad arguments, 1 when the server cannot start
+     */
+    public static int serve(List<String> args, PrintStream out, PrintStream err) {
         ServerOptions options;
         try {
-            options = ServerOptions.parse(List.of(args), System.getenv());
+            options = ServerOptions.parse(args, System.getenv());
         } catch (IllegalArgumentException bad) {
-            System.err.println("pagantic-api: " + bad.getMessage());
-            System.err.println(ServerOptions.USAGE);
-            System.exit(2);
-            return;
+            err.println("pagantic serve: " + bad.getMessage());
+            err.println(ServerOptions.USAGE);
+            return 2;
         }
         if (options.help()) {
-            System.out.println(ServerOptions.USAGE);
-            System.exit(0);
-            return;
+            out.println(ServerOptions.USAGE);
+            return 0;
         }
         Running running;
         try {
-            running = start(options, System.out);
+            running = start(options, out);
         } catch (RuntimeException failure) {
-            System.err.println("pagantic-api: cannot start: " + failure.getMessage());
-            System.exit(1);
-            return;
+            err.println("pagantic serve: cannot start: " + failure.getMessage());
+            return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -70,7 +81,7 @@ public final class ApiServerMain {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
-        System.exit(0);
+        return 0;
     }
 
     /**

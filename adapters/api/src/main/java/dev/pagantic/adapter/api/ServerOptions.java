@@ -38,7 +38,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
     }
 
     static final String USAGE = String.join("\n",
-            "usage: pagantic-api (--model FILE.gguf | --scripted REPLY...) [options]",
+            "usage: pagantic serve (--model FILE.gguf | --scripted REPLY...) [options]",
             "  --model FILE          serve a GGUF model in process with llama.cpp",
             "  --scripted REPLY...   serve a scripted engine answering the replies in turn (no model needed)",
             "  --host HOST           interface to bind (default 127.0.0.1; 0.0.0.0 for all)",

@@ -2,7 +2,8 @@
  * The HTTP adapter: a server ({@link dev.pagantic.adapter.api.ApiServer}, Javalin on Jetty) that serves an
  * {@code Orchestrator} to OpenAI-protocol clients and to clients of pagantic's own request format, and
  * {@link dev.pagantic.adapter.api.ApiServerMain}, which runs it from the command line on a llama.cpp model
- * ({@code --model file.gguf}) or a scripted engine ({@code --scripted reply...}, to try the API without a model).
+ * ({@code --model file.gguf}) or a scripted engine ({@code --scripted reply...}, to try the API without a model):
+ * the {@code pagantic serve} command of the distribution.
  *
  * <h2>Endpoints</h2>
  * <ul>
@@ -17,7 +18,8 @@
  *       events; 404 when nothing is recorded for the id.</li>
  *   <li>{@code GET /v1/models} (and {@code /v1/models/{id}}): OpenAI's model list with the one model served.</li>
  *   <li>{@code GET /health}: {@code {"status": "ok"}}, or 503 {@code draining} during a graceful shutdown. Open
- *       without a token. {@code /} is left unrouted.</li>
+ *       without a token.</li>
+ *   <li>{@code GET /}: the playground page, a chat with the served model that draws each request's timeline.</li>
  * </ul>
  * Every inference response carries {@code X-Request-Id} (the client may choose it by sending that header); a W3C
  * {@code traceparent} header's trace id becomes the request's trace id, so its events join the caller's trace.

@@ -71,4 +71,59 @@ class PlaygroundPageTest {
             assertThat(page.path("states").toString()).contains("PREPARE", "EXECUTE", "COMPLETE");
         }
     }
+
+    @Test
+    void fiveTurnsThenAResetChatWithTheServedModelOneAnswerAtATimeAndTheTimelineMatchesTheEvents() throws Exception {
+        Path node = NodeTools.node("playwright-core");
+        Path chromium = NodeTools.chromium();
+        ScriptedEngine.Builder script = ScriptedEngine.builder().modelName("stories-test");
+        for (int turn = 1; turn <= 6; turn++) {
+            script.reply("Answer number " + turn + " is a short story about a cat and a dog.");
+        }
+        ScriptedEngine engine = script.build();
+        // tokens 30 ms apart: each answer streams for a while, long enough to see Send disabled
+        SlowEngine slow = SlowEngine.builder().delegate(engine).delayPerToken(Duration.ofMillis(30)).build();
+        try (TestServer api = TestServer.start(slow, b -> b.modelName("stories-test"))) {
+            String served = TestServer.JSON.readTree(api.get("/v1/models").body()).path("data").get(0).path("id")
+                    .asString();
+            JsonNode page = runBrowser(node, chromium, "playground-chat.mjs", api);
+
+            assertThat(page.path("model").asString()).as("the model field shows the served model")
+                    .isEqualTo(served).isEqualTo("stories-test");
+            assertThat(page.path("turns")).hasSize(5);
+            for (int turn = 1; turn <= 5; turn++) {
+                JsonNode shown = page.path("turns").get(turn - 1);
+                assertThat(shown.path("errors").asInt()).as("turn %d", turn).isZero();
+                assertThat(shown.path("answer").asString()).startsWith("Answer number " + turn);
+                assertThat(shown.path("disabledWhileStreaming").asBoolean()).as("Send during turn %d", turn).isTrue();
+                assertThat(shown.path("labelOverlaps").asInt()).as("overlapping labels, turn %d", turn).isZero();
+                assertThat(shown.path("states").toString()).contains("PREPARE", "EXECUTE", "COMPLETE");
+                double events = shown.path("eventsDurationMs").asDouble();
+                assertThat(shown.path("drawnTotalMs").asDouble()).as("the drawn total, turn %d", turn)
+                        .isCloseTo(events, org.assertj.core.data.Offset.offset(Math.max(1.0, events * 0.05)));
+                assertThat(shown.path("drawnTotalMs").asDouble()).as("never more than the page waited")
+                        .isLessThanOrEqualTo(shown.path("clockMs").asDouble());
+            }
+            assertThat(page.path("turnsAfterReset").asInt()).isZero();
+            assertThat(page.path("turnsAfterNewMessage").asInt()).isEqualTo(2);
+        }
+        assertThat(engine.requests()).hasSize(6);
+        assertThat(engine.requests().get(4).messages()).as("turn 5 carries the four turns before it").hasSize(9);
+        assertThat(engine.requests().get(5).messages()).as("the reset chat starts afresh").hasSize(1);
+        assertThat(engine.requests().get(0).settings().maxTokens()).as("the page's default max_tokens").isEqualTo(256);
+    }
+
+    private static JsonNode runBrowser(Path node, Path chromium, String script, TestServer api) throws Exception {
+        Process browser = new ProcessBuilder(node.toString(), script, api.server.baseUrl(), chromium.toString())
+                .directory(NodeTools.CLIENT_DIR.toFile()).redirectErrorStream(true).start();
+        browser.getOutputStream().close();
+        boolean exited = browser.waitFor(180, TimeUnit.SECONDS);
+        String output = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (!exited) {
+            browser.destroyForcibly();
+        }
+        assertThat(exited).as("the browser run finished: %s", output).isTrue();
+        assertThat(browser.exitValue()).as(output).isZero();
+        return TestServer.JSON.readTree(output.substring(output.lastIndexOf('\n') + 1));
+    }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
@@ -63,5 +64,39 @@ final class Json {
     /** A JSON value (a tree of JDK types) as indented JSON. */
     static String pretty(Object value) {
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+    }
+
+    /**
+     * A failure that came before any response, as the error object of {@code --json}: the shape of the facade's
+     * {@code error} field ({@code code}, {@code category}, {@code retryable}, {@code message}, {@code details}) under
+     * {@code error}, with the command's {@code exit_code}.
+     */
+    static String error(PaganticException failure, int exitCode) {
+        return errorObject(failure.code().name(), failure.category().displayName(), failure.retryable(),
+                failure.description(), failure.details(), exitCode);
+    }
+
+    /** A usage error (picocli's) as the error object of {@code --json}, with the code {@code USAGE}. */
+    static String usageError(String message, int exitCode) {
+        return errorObject("USAGE", "UsageError", false, message, Map.of(), exitCode);
+    }
+
+    /** An unexpected exception (a bug) as the error object of {@code --json}, with the code {@code INTERNAL}. */
+    static String internalError(String message, int exitCode) {
+        return errorObject("INTERNAL", "InternalError", false, message, Map.of(), exitCode);
+    }
+
+    private static String errorObject(String code, String category, boolean retryable, String message,
+                                      Map<String, ?> details, int exitCode) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", code);
+        error.put("category", category);
+        error.put("retryable", retryable);
+        error.put("message", message);
+        error.put("details", details);
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("error", error);
+        root.put("exit_code", exitCode);
+        return MAPPER.writeValueAsString(root);
     }
 }

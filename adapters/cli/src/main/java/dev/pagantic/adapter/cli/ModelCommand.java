@@ -142,8 +142,8 @@ abstract class ModelCommand implements Callable<Integer> {
     }
 
     private int respondLocked(Orchestrator orchestrator, SystemRequest req, RequestTimelines timeline) {
-        SystemResponse response = orchestrator.execute(req, request.json() ? StreamHandler.NOOP : stream(),
-                invocation.cancellation());
+        SystemResponse response = judge(orchestrator.execute(req, request.json() ? StreamHandler.NOOP : stream(),
+                invocation.cancellation()));
         if (request.json()) {
             invocation.out().println(FacadeJson.toJson(response));
         } else if (response.error().isEmpty()) {
@@ -164,6 +164,11 @@ abstract class ModelCommand implements Callable<Integer> {
         }
         invocation.err().flush();
         return ExitCodes.SUCCESS;
+    }
+
+    /** The response as the command judges it; a command may turn a success into a failure (vote's quorum). */
+    SystemResponse judge(SystemResponse response) {
+        return response;
     }
 
     /** What a failed response still has to show; nothing by default (chat ends the line it streamed). */

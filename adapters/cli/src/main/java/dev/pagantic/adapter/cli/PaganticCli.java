@@ -9,6 +9,8 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -41,10 +43,21 @@ public final class PaganticCli {
     }
 
     /**
-     * Runs the command and exits the JVM with its exit code: a loaded llama.cpp model keeps native threads that would
-     * otherwise keep the JVM alive. Ctrl-C cancels the request in flight, which ends with exit code 130.
+     * Runs the command and exits the JVM with its exit code ({@link ExitCodes}), the one way a Java program reports
+     * its status to the shell. Ctrl-C cancels the request in flight, which ends with exit code 130.
      */
     public static void main(String[] args) {
+        main(args, List.of());
+    }
+
+    /**
+     * Runs the command with further subcommands and exits the JVM with its exit code: how a launcher that may depend
+     * on several adapters (the distribution's {@code pagantic}) adds {@code serve}, {@code tui} and {@code mcp}.
+     *
+     * @param args        the command line, without the program name
+     * @param subcommands picocli command objects (or {@link CommandLine}s), added after the built-in ones
+     */
+    public static void main(String[] args, List<?> subcommands) {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
         Cancellation cancellation = new Cancellation();
@@ -53,7 +66,7 @@ public final class PaganticCli {
                 "pagantic-ctrl-c"));
         Invocation invocation = new Invocation(System.in, out, err, System.console() != null, new EngineSelection(),
                 cancellation, inFlight);
-        int code = execute(args, invocation);
+        int code = execute(args, invocation, subcommands);
         System.exit(code);
     }
 
@@ -85,8 +98,13 @@ public final class PaganticCli {
 
     /** Runs the command in the invocation (whose engine factory tests may replace) and returns its exit code. */
     static int execute(String[] args, Invocation invocation) {
+        return execute(args, invocation, List.of());
+    }
+
+    private static int execute(String[] args, Invocation invocation, List<?> subcommands) {
         Objects.requireNonNull(args, "args");
-        int code = commandLine(invocation).execute(args);
+        boolean json = Arrays.asList(args).contains("--json");
+        int code = commandLine(invocation, json, subcommands).execute(args);
         invocation.out().flush();
         invocation.err().flush();
         return code;
@@ -94,45 +112,69 @@ public final class PaganticCli {
 
     /** The picocli command tree, writing to the invocation's streams, with the exit codes of {@link ExitCodes}. */
     static CommandLine commandLine(Invocation invocation) {
+        return commandLine(invocation, false, List.of());
+    }
+
+    /**
+     * The command tree with the launcher's subcommands.
+     *
+     * @param json whether {@code --json} was given anywhere: failures before a response then print an error object
+     *             on stdout too, so that a script reading stdout always gets JSON
+     */
+    private static CommandLine commandLine(Invocation invocation, boolean json, List<?> subcommands) {
         CommandLine command = new CommandLine(new PaganticCommand())
                 .addSubcommand(new CommandLine(new ChatCommand(invocation)))
                 .addSubcommand(new CommandLine(new ExtractCommand(invocation)))
                 .addSubcommand(new CommandLine(new VoteCommand(invocation)))
-                .addSubcommand(new CommandLine(new PlanCommand(invocation)))
-                .addSubcommand(new CommandLine(new ServeCommand()));
+                .addSubcommand(new CommandLine(new PlanCommand(invocation)));
+        for (MultiModelCommand.Kind kind : MultiModelCommand.Kind.values()) {
+            command.addSubcommand(new CommandLine(MultiModelCommand.spec(new MultiModelCommand(invocation, kind))));
+        }
+        subcommands.forEach(command::addSubcommand);
         // Set after the subcommands are added, so that they apply to every command of the tree.
         command.setOut(new PrintWriter(invocation.out(), true));
         command.setErr(new PrintWriter(invocation.err(), true));
-        command.setParameterExceptionHandler(usageErrors());
-        command.setExecutionExceptionHandler(failures(invocation));
+        command.setParameterExceptionHandler(usageErrors(invocation, json));
+        command.setExecutionExceptionHandler(failures(invocation, json));
         return command;
     }
 
     /** A usage error: the message and where to get help, exit code 1 (picocli's default would be 2, ours is config). */
-    private static IParameterExceptionHandler usageErrors() {
+    private static IParameterExceptionHandler usageErrors(Invocation invocation, boolean json) {
         return (ParameterException failure, String[] args) -> {
             CommandLine command = failure.getCommandLine();
             PrintWriter err = command.getErr();
             // Some of picocli's messages start with "Error: " themselves.
-            err.println("error: " + failure.getMessage().replaceFirst("^Error: ", ""));
+            String message = failure.getMessage().replaceFirst("^Error: ", "");
+            err.println("error: " + message);
             UnmatchedArgumentException.printSuggestions(failure, err);
             err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
             err.flush();
+            if (json) {
+                invocation.out().println(Json.usageError(message, ExitCodes.USAGE));
+            }
             return ExitCodes.USAGE;
         };
     }
 
     /** A failure outside a response (an engine that cannot be opened, a bad schema file): its line and exit code. */
-    private static IExecutionExceptionHandler failures(Invocation invocation) {
+    private static IExecutionExceptionHandler failures(Invocation invocation, boolean json) {
         return (Exception failure, CommandLine command, CommandLine.ParseResult parsed) -> {
             if (failure instanceof PaganticException pagantic) {
                 invocation.err().println(errorLine(pagantic.code(), pagantic.description()));
                 invocation.err().flush();
-                return ExitCodes.of(pagantic.category());
+                int code = ExitCodes.of(pagantic.category());
+                if (json) {
+                    invocation.out().println(Json.error(pagantic, code));
+                }
+                return code;
             }
             invocation.err().println("error: internal error: " + failure);
             failure.printStackTrace(invocation.err());
             invocation.err().flush();
+            if (json) {
+                invocation.out().println(Json.internalError("internal error: " + failure, ExitCodes.INTERNAL));
+            }
             return ExitCodes.INTERNAL;
         };
     }

@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
         synopsisSubcommandLabel = "COMMAND",
         description = {
             "Runs prompts through pagantic's orchestration facade: chat, structured extraction with a JSON Schema, "
-                    + "redundant inference with voting, and plans.",
+                    + "redundant inference with voting, plans and the multi-model modes.",
             "",
             "The engine options (--model, --scripted, ...) may come before or after the command name."
         },
@@ -36,6 +36,7 @@ final class PaganticCommand implements Callable<Integer> {
     /** Without a subcommand there is nothing to do: a usage error. */
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: chat, extract, vote, plan or serve");
+        throw new ParameterException(spec.commandLine(),
+                "missing command: one of " + String.join(", ", spec.subcommands().keySet()));
     }
 }

@@ -13,17 +13,23 @@
  *       structured mode; the JSON Schema is read with {@code Schema.fromJsonSchema}, the output is repaired (unless
  *       {@code --no-repair}) and validated behind the facade, and the structured output is printed as JSON. Output that
  *       still violates the schema is a failure, or with {@code --lenient} printed with warnings on stderr.</li>
- *   <li>{@code vote -n N} with the schema options: redundant mode with N replicas; prints the winner and the
- *       confidence ({@code confidence: 0.67 (voting)}).</li>
+ *   <li>{@code vote -n N [--quorum SHARE]} with the schema options: redundant mode with N replicas; prints the winner
+ *       and the confidence ({@code confidence: 0.67 (voting)}). A winner with less than the quorum's share of the
+ *       votes (default 0.51, a strict majority) is no consensus: {@code ORCHESTRATION_NO_CONSENSUS}, exit code 6.</li>
  *   <li>{@code plan --plan FILE.json}: plan mode with the plan file ({@code StaticPlanner.fromJson}); prints each
  *       step's output as {@code [name] output}, then the final content.</li>
- *   <li>{@code serve}: present and documented, but it only says that the HTTP server is the api adapter's own program
- *       and exits with code 2: adapters do not depend on each other, so this one cannot start that one.</li>
+ *   <li>{@code adversarial}, {@code judge-vote}, {@code refine}: the facade's multi-model modes on the selected engine,
+ *       which plays every part; each prints the mode's answer, {@code --json} the response with every phase.</li>
  * </ul>
+ * The distribution's {@code pagantic} adds {@code tui}, {@code serve} and {@code mcp} through
+ * {@link dev.pagantic.adapter.cli.PaganticCli#main(String[], java.util.List)}: adapters do not depend on each other,
+ * so only the distribution module can put the other adapters' programs beside these commands.
  * Options of every model-using command: {@code --system TEXT}, {@code --max-tokens N}, {@code --temperature T},
  * {@code --top-p P}, {@code --seed N}, {@code --stop TEXT} (repeatable), {@code --timeout SECONDS} (the request's
  * deadline), {@code --json} (the whole
- * {@code SystemResponse} in the facade's wire form, {@code FacadeJson.toJson}, instead of the plain rendering) and
+ * {@code SystemResponse} in the facade's wire form, {@code FacadeJson.toJson}, instead of the plain rendering; a
+ * failure before any response, a usage error included, prints {@code {"error": {"code", "category", "retryable",
+ * "message", "details"}, "exit_code": N}} instead, so that stdout is always one JSON document) and
  * {@code --verbose} (the request's event timeline on stderr after the response: one line per event with the time
  * since the first event, layer/action, the event's data, its duration and error). Every command has {@code --help};
  * {@code --version} prints the project version.
@@ -52,17 +58,11 @@
  * command's help.
  *
  * <h2>Running it</h2>
- * {@link dev.pagantic.adapter.cli.PaganticCli#main} ends with {@code System.exit}, since a loaded llama.cpp model keeps
- * native threads that would keep the JVM alive; {@link dev.pagantic.adapter.cli.PaganticCli#run} runs the command on
- * given streams and returns the exit code instead (what the tests use). From the repository root, with the upstream
- * modules installed:
- * <pre>
- * mvn -q -pl adapters/cli compile exec:java -Dexec.args="--scripted 'Hello there.' chat 'Say hello'"
- * mvn -q -pl adapters/cli dependency:build-classpath -Dmdep.outputFile=cli.classpath
- * java -cp adapters/cli/target/classes:$(cat cli.classpath) dev.pagantic.adapter.cli.PaganticCli \
- *     --model ../shared/models/stories260K.gguf --ctx-size 2048 chat "Once upon a time" --max-tokens 32
- * </pre>
- * There is no fat jar. Library logging goes through slf4j-simple at level {@code warn}
+ * The distribution module builds the command: {@code distribution/target/pagantic/bin/pagantic} after
+ * {@code mvn -B -q -DskipTests install} (no Maven when it runs). {@link dev.pagantic.adapter.cli.PaganticCli#main}
+ * ends with {@code System.exit} to report the exit code (the JVM would end by itself: the llama.cpp engine lets it go
+ * once closed); {@link dev.pagantic.adapter.cli.PaganticCli#run} runs the command on given streams and returns the
+ * exit code instead (what the tests use). Library logging goes through slf4j-simple at level {@code warn}
  * ({@code simplelogger.properties}), so that stdout holds only the response.
  *
  * <h2>The adapter boundary</h2>

@@ -18,7 +18,8 @@ class HelpTest {
         Cli.Run run = Cli.run("--help");
 
         assertThat(run.code()).isZero();
-        assertThat(run.out()).contains("chat", "extract", "vote", "plan", "serve").contains(ENGINE_OPTIONS)
+        assertThat(run.out()).contains("chat", "extract", "vote", "plan", "adversarial", "judge-vote", "refine")
+                .contains(ENGINE_OPTIONS)
                 .contains("Exit codes:", "130  Cancellation");
     }
 
@@ -46,13 +47,25 @@ class HelpTest {
     }
 
     @Test
-    void serveHelpSaysWhereTheServerIs() {
-        assertThat(help("serve")).contains("api adapter", "ApiServerMain", "only says so");
+    void theMultiModelCommandsSayWhatTheyPrint() {
+        assertThat(help("adversarial")).contains("critique", "refined plan").contains(ENGINE_OPTIONS);
+        assertThat(help("judge-vote")).contains("judge", "selected").contains(REQUEST_OPTIONS);
+        assertThat(help("refine")).contains("improves it").contains(ENGINE_OPTIONS);
+    }
+
+    @Test
+    void withoutACommandTheUsageErrorNamesEveryCommand() {
+        Cli.Run run = Cli.run("--scripted", "hi");
+
+        assertThat(run.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("missing command: one of chat, extract, vote, plan, adversarial, "
+                + "judge-vote, refine");
     }
 
     @Test
     void everyCommandsHelpEndsWithTheExitCodes() {
-        for (String command : new String[] {"chat", "extract", "vote", "plan", "serve"}) {
+        for (String command : new String[] {"chat", "extract", "vote", "plan", "adversarial", "judge-vote",
+            "refine"}) {
             assertThat(help(command)).as(command).contains("Exit codes:", "error: CODE (Category): message");
         }
     }

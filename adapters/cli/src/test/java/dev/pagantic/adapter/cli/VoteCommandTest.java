@@ -57,4 +57,34 @@ class VoteCommandTest {
 
         assertThat(run.code()).isEqualTo(ExitCodes.USAGE);
     }
+
+    @Test
+    void threeDifferentAnswersAreNoConsensusAndExitWithTheOrchestrationCode() {
+        Cli.Run run = Cli.run("vote", "--scripted", POSITIVE, "--scripted", NEGATIVE, "--scripted", NEUTRAL,
+                "--schema-inline", SENTIMENT_WITH_NEUTRAL, "hi");
+
+        assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.ORCHESTRATION).isEqualTo(6);
+        assertThat(run.err()).contains("error: ORCHESTRATION_NO_CONSENSUS (OrchestrationFailure): no consensus: the "
+                + "winner has 0.33 of the votes, the quorum is 0.51");
+    }
+
+    @Test
+    void aQuorumOfOneDemandsUnanimityAndJsonCarriesTheError() {
+        Cli.Run run = Cli.run("vote", "--quorum", "1", "--json", "--scripted", POSITIVE, "--scripted", POSITIVE,
+                "--scripted", NEGATIVE, "--schema-inline", SENTIMENT, "hi");
+
+        assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.ORCHESTRATION);
+        assertThat(run.out()).contains("\"code\":\"ORCHESTRATION_NO_CONSENSUS\"").contains("\"confidence\":0.6");
+    }
+
+    @Test
+    void aQuorumOutsideZeroToOneIsAConfigurationError() {
+        Cli.Run run = Cli.run("vote", "--quorum", "1.5", "--scripted", POSITIVE, "--schema-inline", SENTIMENT, "hi");
+
+        assertThat(run.code()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(run.err()).contains("--quorum must be in (0, 1]");
+    }
+
+    static final String NEUTRAL = "{\"sentiment\": \"neutral\"}";
+    static final String SENTIMENT_WITH_NEUTRAL = SENTIMENT.replace("\"negative\"]", "\"negative\",\"neutral\"]");
 }

@@ -11,6 +11,7 @@ import dev.pagantic.orchestrate.facade.FacadeJson;
 import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.OutputContract;
+import dev.pagantic.orchestrate.facade.ExecutionHints;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.orchestrate.facade.ToolCallRecord;
@@ -72,6 +73,7 @@ public final class ChatLoop {
     private final Orchestrator orchestrator;
     private final List<ToolDefinition> tools;
     private final Supplier<String> sessionIds;
+    private final ExecutionHints hints;
     private final AtomicReference<Cancellation> running = new AtomicReference<>();
     private final List<Message> transcript = new ArrayList<>();
     private final List<Message> pending = new ArrayList<>();
@@ -85,6 +87,7 @@ public final class ChatLoop {
         this.orchestrator = builder.orchestrator;
         this.tools = List.copyOf(builder.tools);
         this.sessionIds = builder.sessionIds;
+        this.hints = builder.hints;
         this.sessionId = nextSessionId();
     }
 
@@ -189,7 +192,7 @@ public final class ChatLoop {
 
     private void turn(String text) {
         boolean structured = schema != null;
-        SystemRequest.Builder request = SystemRequest.builder();
+        SystemRequest.Builder request = SystemRequest.builder().hints(hints);
         if (structured) {
             // structured mode answers the last user message on its own; it keeps no session
             request.mode(Mode.STRUCTURED).output(OutputContract.of(schema));
@@ -353,8 +356,15 @@ public final class ChatLoop {
         private Orchestrator orchestrator;
         private List<ToolDefinition> tools = List.of();
         private Supplier<String> sessionIds = () -> "tui-" + UUID.randomUUID();
+        private ExecutionHints hints = ExecutionHints.builder().build();
 
         private Builder() {
+        }
+
+        /** The hints of every turn (its deadline, for one); the orchestrator's settings by default. */
+        public Builder hints(ExecutionHints value) {
+            this.hints = value;
+            return this;
         }
 
         /** The terminal to chat on (required); the loop reads lines from it and writes to its writer. */
@@ -388,7 +398,7 @@ public final class ChatLoop {
          *                           missing
          */
         public ChatLoop build() {
-            if (terminal == null || orchestrator == null || tools == null || sessionIds == null) {
+            if (terminal == null || orchestrator == null || tools == null || sessionIds == null || hints == null) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a chat loop needs a terminal, an orchestrator,"
                         + " tool definitions and a session id source");
             }

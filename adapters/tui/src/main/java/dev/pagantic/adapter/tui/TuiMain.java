@@ -1,14 +1,15 @@
 package dev.pagantic.adapter.tui;
 
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.orchestrate.facade.ExecutionHints;
 import java.io.IOException;
 import java.io.PrintStream;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
 /**
- * The {@code pagantic-tui} program: a terminal chat over a GGUF model run in process, or over a script when there is no
- * model ({@link TuiOptions#USAGE} lists the options).
+ * The terminal chat program ({@code pagantic tui} in the distribution): a chat over a GGUF model run in process, a model
+ * of an OpenAI-compatible server, or a script when there is no model ({@link TuiOptions#USAGE} lists the options).
  *
  * <pre>
  * java -cp ... dev.pagantic.adapter.tui.TuiMain --model models/model.gguf --ctx-size 4096 --system "Be brief."
@@ -25,10 +26,7 @@ public final class TuiMain {
     private TuiMain() {
     }
 
-    /**
-     * Runs the chat on the system terminal and exits with its status: a loaded llama.cpp model keeps native threads
-     * alive, so returning from {@code main} would not end the program.
-     */
+    /** Runs the chat on the system terminal and exits with its status ({@link #run} returns it instead). */
     public static void main(String[] args) {
         // Library warnings still reach the user; their info-level chatter would interleave with the chat.
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
@@ -53,12 +51,12 @@ public final class TuiMain {
      * @return the exit status: 0 after the chat, {@value #USAGE_ERROR} for a bad command line, {@value #FAILURE} when
      *         the engine or terminal could not be set up
      */
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         TuiOptions options;
         try {
             options = TuiOptions.parse(args);
         } catch (PaganticException invalid) {
-            err.println("pagantic-tui: " + invalid.getMessage());
+            err.println("pagantic tui: " + invalid.getMessage());
             err.print(TuiOptions.USAGE);
             return USAGE_ERROR;
         }
@@ -69,9 +67,18 @@ public final class TuiMain {
         try (Terminal terminal = TerminalBuilder.builder().name("pagantic").system(true).build()) {
             return chat(options, terminal);
         } catch (IOException terminalFailed) {
-            err.println("pagantic-tui: the terminal failed: " + terminalFailed.getMessage());
+            err.println("pagantic tui: the terminal failed: " + terminalFailed.getMessage());
             return FAILURE;
         }
+    }
+
+    /** The hints of every turn: the options' deadline. */
+    static ExecutionHints hints(TuiOptions options) {
+        ExecutionHints.Builder hints = ExecutionHints.builder();
+        if (!options.timeout().isZero()) {
+            hints.timeout(options.timeout());
+        }
+        return hints.build();
     }
 
     /** Wires the engine the options describe and runs the chat on the terminal. */
@@ -80,7 +87,7 @@ public final class TuiMain {
         try {
             wiring = TuiWiring.create(options, terminal.writer());
         } catch (PaganticException setupFailed) {
-            terminal.writer().println("pagantic-tui: " + setupFailed.getMessage());
+            terminal.writer().println("pagantic tui: " + setupFailed.getMessage());
             terminal.writer().flush();
             return FAILURE;
         }
@@ -89,6 +96,7 @@ public final class TuiMain {
                     .terminal(terminal)
                     .orchestrator(wiring.orchestrator())
                     .tools(wiring.tools().definitions())
+                    .hints(hints(options))
                     .build()
                     .run();
         }

@@ -16,28 +16,43 @@ import java.util.Optional;
  * The command line of {@link TuiMain}: which engine to run (a GGUF model, or a script for trying the chat without one)
  * and the settings of the orchestrator.
  *
- * @param model          the GGUF model file; empty in scripted mode
+ * @param model          the GGUF model file; empty in scripted mode or with an endpoint
+ * @param endpoint       the base URL of an OpenAI-compatible server; empty for none
+ * @param modelName      the model's name at the endpoint; empty without an endpoint
  * @param contextSize    the model's context window; 0 for the engine's default
  * @param threads        the model's CPU threads; 0 for the engine's default
+ * @param gpuLayers      the model's layers offloaded to a GPU; 0 for none
  * @param script         the scripted engine's steps, one per inference, in order; empty with a model
  * @param slowPerToken   scripted mode: the wait before each streamed word; zero for none
  * @param systemPrompt   the system prompt of new conversations; empty for none
- * @param maxTokens      the most tokens per inference; 0 for the orchestrator's default
+ * @param maxTokens      the most tokens per reply ({@value #DEFAULT_MAX_TOKENS} unless given)
+ * @param timeout        the deadline of each turn; zero for none
  * @param demoTools      whether the demo {@code get_weather} tool is registered (always in scripted mode)
  * @param help           whether only the usage was asked for
  */
-record TuiOptions(Optional<Path> model, int contextSize, int threads, List<ScriptStep> script,
-                  Duration slowPerToken, Optional<String> systemPrompt, int maxTokens, boolean demoTools,
-                  boolean help) {
+record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<String> modelName, int contextSize,
+                  int threads, int gpuLayers, List<ScriptStep> script, Duration slowPerToken,
+                  Optional<String> systemPrompt, int maxTokens, Duration timeout, boolean demoTools, boolean help) {
+
+    /**
+     * The default most tokens per reply: a reply of a chat, with room left in a small model's context window for the
+     * conversation (the facade keeps the history within the window minus this reserve).
+     */
+    static final int DEFAULT_MAX_TOKENS = 256;
 
     /** The usage text of {@code --help} and of a bad command line. */
     static final String USAGE = """
-            usage: pagantic-tui (--model FILE.gguf [--ctx-size N] [--threads N] [--demo-tools]
+            usage: pagantic tui (--model FILE.gguf [--ctx-size N] [--threads N] [--gpu-layers N]
+                                 | --endpoint URL --model-name NAME
                                  | --scripted TEXT... [--scripted-tool NAME:JSON]... [--slow-ms N])
-                                [--system TEXT] [--max-tokens N]
+                                [--demo-tools] [--system TEXT] [--max-tokens N] [--timeout SECONDS]
               --model FILE         run this GGUF model in process (llama.cpp)
               --ctx-size N         the model's context window (default 2048)
               --threads N          CPU threads of the model (default: all cores)
+              --gpu-layers N       the model's layers to offload to a GPU (default 0)
+              --endpoint URL       chat with a model of an OpenAI-compatible server (llama-server, vLLM,
+                                   Ollama, pagantic serve); the API key comes from $OPENAI_API_KEY
+              --model-name NAME    the model's name at the endpoint
               --demo-tools         offer the demo get_weather tool to the model
               --scripted TEXT...   no model: answer these texts, one per model call, in order
               --scripted-tool NAME:JSON
@@ -45,13 +60,17 @@ record TuiOptions(Optional<Path> model, int contextSize, int threads, List<Scrip
                                    get_weather:{"city":"Paris"}; the tool runs and the next step answers
               --slow-ms N          scripted mode: wait N ms before each streamed word
               --system TEXT        the system prompt
-              --max-tokens N       the most tokens per reply
+              --max-tokens N       the most tokens per reply (default 256)
+              --timeout SECONDS    the deadline of each reply (default: none)
               --help               this text
             In scripted mode the demo get_weather tool is registered. Type /help in the chat for its commands.
             """;
 
     TuiOptions {
         Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(modelName, "modelName");
+        Objects.requireNonNull(timeout, "timeout");
         script = List.copyOf(script);
         Objects.requireNonNull(slowPerToken, "slowPerToken");
         Objects.requireNonNull(systemPrompt, "systemPrompt");
@@ -59,7 +78,7 @@ record TuiOptions(Optional<Path> model, int contextSize, int threads, List<Scrip
 
     /** Whether the engine is the script rather than a model. */
     boolean scripted() {
-        return model.isEmpty();
+        return model.isEmpty() && endpoint.isEmpty();
     }
 
     /**
@@ -69,12 +88,16 @@ record TuiOptions(Optional<Path> model, int contextSize, int threads, List<Scrip
      */
     static TuiOptions parse(String... args) {
         Path model = null;
+        String endpoint = null;
+        String modelName = null;
         int contextSize = 0;
         int threads = 0;
+        int gpuLayers = 0;
+        Duration timeout = Duration.ZERO;
         List<ScriptStep> script = new ArrayList<>();
         Duration slow = Duration.ZERO;
         String system = null;
-        int maxTokens = 0;
+        int maxTokens = DEFAULT_MAX_TOKENS;
         boolean demoTools = false;
         boolean help = false;
         int i = 0;
@@ -84,6 +107,10 @@ record TuiOptions(Optional<Path> model, int contextSize, int threads, List<Scrip
                 case "--model" -> model = Path.of(value(args, i++, option));
                 case "--ctx-size" -> contextSize = positive(args, i++, option);
                 case "--threads" -> threads = positive(args, i++, option);
+                case "--gpu-layers" -> gpuLayers = nonNegative(args, i++, option);
+                case "--endpoint" -> endpoint = value(args, i++, option);
+                case "--model-name" -> modelName = value(args, i++, option);
+                case "--timeout" -> timeout = seconds(args, i++, option);
                 case "--demo-tools" -> demoTools = true;
                 case "--scripted" -> {
                     int first = i;
@@ -103,18 +130,25 @@ record TuiOptions(Optional<Path> model, int contextSize, int threads, List<Scrip
             }
         }
         if (!help) {
-            if (model == null && script.isEmpty()) {
-                throw invalid("give a model (--model FILE.gguf) or a script (--scripted TEXT...)");
+            int engines = (model != null ? 1 : 0) + (endpoint != null ? 1 : 0) + (script.isEmpty() ? 0 : 1);
+            if (engines == 0) {
+                throw invalid("give a model (--model FILE.gguf), a server (--endpoint URL --model-name NAME) or a "
+                        + "script (--scripted TEXT...)");
             }
-            if (model != null && !script.isEmpty()) {
-                throw invalid("--model and --scripted exclude each other");
+            if (engines > 1) {
+                throw invalid("--model, --endpoint and --scripted exclude each other");
             }
-            if (model != null && !slow.isZero()) {
+            if ((endpoint == null) != (modelName == null)) {
+                throw invalid("--endpoint and --model-name go together");
+            }
+            if (script.isEmpty() && !slow.isZero()) {
                 throw invalid("--slow-ms applies to scripted mode only");
             }
         }
-        return new TuiOptions(Optional.ofNullable(model), contextSize, threads, script, slow,
-                Optional.ofNullable(system), maxTokens, demoTools || model == null, help);
+        boolean scripted = model == null && endpoint == null;
+        return new TuiOptions(Optional.ofNullable(model), Optional.ofNullable(endpoint), Optional.ofNullable(modelName),
+                contextSize, threads, gpuLayers, script, slow, Optional.ofNullable(system), maxTokens, timeout,
+                demoTools || scripted, help);
     }
 
     private static String value(String[] args, int index, String option) {
@@ -135,6 +169,27 @@ record TuiOptions(Optional<Path> model, int contextSize, int threads, List<Scrip
             // reported below, like a number out of range
         }
         throw invalid(option + " needs a positive whole number, not '" + text + "'");
+    }
+
+    private static int nonNegative(String[] args, int index, String option) {
+        String text = value(args, index, option);
+        if (text.equals("0")) {
+            return 0;
+        }
+        return positive(args, index, option);
+    }
+
+    private static Duration seconds(String[] args, int index, String option) {
+        String text = value(args, index, option);
+        try {
+            double seconds = Double.parseDouble(text);
+            if (Double.isFinite(seconds) && seconds > 0) {
+                return Duration.ofNanos(Math.max(1, Math.round(seconds * 1e9)));
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below, like a number out of range
+        }
+        throw invalid(option + " needs a positive number of seconds, not '" + text + "'");
     }
 
     static PaganticException invalid(String message) {

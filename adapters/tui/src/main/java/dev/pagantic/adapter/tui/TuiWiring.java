@@ -1,6 +1,7 @@
 package dev.pagantic.adapter.tui;
 
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
+import dev.pagantic.engine.openai.OpenAiCompatibleEngine;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.testkit.ScriptedEngine;
@@ -43,6 +44,9 @@ final class TuiWiring implements AutoCloseable {
         if (options.scripted()) {
             return wire(scriptedEngine(options), tools, options);
         }
+        if (options.endpoint().isPresent()) {
+            return wire(openAiEngine(options), tools, options);
+        }
         Path model = options.model().orElseThrow();
         status.println("loading " + model + " ...");
         status.flush();
@@ -54,6 +58,7 @@ final class TuiWiring implements AutoCloseable {
         if (options.threads() > 0) {
             engine.threads(options.threads());
         }
+        engine.gpuLayers(options.gpuLayers());
         TuiWiring wiring = wire(engine.build(), tools, options);
         status.println("loaded " + model.getFileName());
         return wiring;
@@ -94,6 +99,18 @@ final class TuiWiring implements AutoCloseable {
             engine.close();
             throw failed;
         }
+    }
+
+    /** An OpenAI-compatible server's model, with the API key from {@code $OPENAI_API_KEY} when set. */
+    private static Engine openAiEngine(TuiOptions options) {
+        OpenAiCompatibleEngine.Builder engine = OpenAiCompatibleEngine.builder()
+                .baseUrl(options.endpoint().orElseThrow())
+                .modelName(options.modelName().orElseThrow());
+        String apiKey = System.getenv("OPENAI_API_KEY");
+        if (apiKey != null && !apiKey.isBlank()) {
+            engine.apiKey(apiKey);
+        }
+        return engine.build();
     }
 
     /** The script as a {@link ScriptedEngine}, behind a {@link SlowEngine} when each word should take a while. */

@@ -3,20 +3,17 @@
  * replies streamed as they are generated, tool calls shown as they happen, and Ctrl-C to cancel a reply.
  *
  * <h2>Running it</h2>
- * {@link dev.pagantic.adapter.tui.TuiMain} is the program. With a GGUF model run in process by llama.cpp:
+ * {@link dev.pagantic.adapter.tui.TuiMain} is the program, {@code pagantic tui} in the distribution. With a GGUF model
+ * run in process by llama.cpp, a model of an OpenAI-compatible server, or a script (no model; the demo
+ * {@code get_weather} tool is registered in this mode, {@code --slow-ms} makes each word take a while):
  * <pre>
- * java -cp CLASSPATH dev.pagantic.adapter.tui.TuiMain --model model.gguf --ctx-size 4096 --threads 4 \
- *     --system "Be brief."
+ * pagantic tui --model model.gguf --ctx-size 4096 --threads 4 --system "Be brief."
+ * pagantic tui --endpoint http://127.0.0.1:8080/v1 --model-name stories260K --timeout 30
+ * pagantic tui --scripted-tool 'get_weather:{"city":"Paris"}' --scripted "It is sunny in Paris." "Anything else?"
  * </pre>
- * or, to try it without a model, on the testkit's scripted engine, one step per model call, a tool call included
- * (the demo {@code get_weather} tool is registered in this mode; {@code --slow-ms} makes each word take a while):
- * <pre>
- * java -cp CLASSPATH dev.pagantic.adapter.tui.TuiMain --scripted-tool 'get_weather:{"city":"Paris"}' \
- *     --scripted "It is sunny in Paris." "Anything else?" --slow-ms 50
- * </pre>
- * {@code --help} lists the options; {@code mvn -q dependency:build-classpath -Dmdep.outputFile=cp.txt -pl adapters/tui}
- * writes the dependencies' part of the classpath. The program ends with {@code System.exit}, since a loaded model's
- * native threads would keep the JVM alive.
+ * {@code --help} lists the options. A reply gets at most {@code --max-tokens} tokens, 256 by default: the facade keeps
+ * the conversation's history within the context window minus that room, cutting the oldest exchanges first, so a chat
+ * lasts on a small model's 2048 tokens. {@code main} ends with {@code System.exit} only to report the exit status.
  *
  * <h2>The chat</h2>
  * {@link dev.pagantic.adapter.tui.ChatLoop} takes a JLine {@code Terminal} and the orchestrator and returns when the

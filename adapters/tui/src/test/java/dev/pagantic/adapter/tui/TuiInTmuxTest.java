@@ -37,6 +37,7 @@ class TuiInTmuxTest {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final int LONG_REPLY_WORDS = 300;
     private static final Pattern TICK = Pattern.compile("tick(\\d+)");
+    private static final Pattern USAGE = Pattern.compile("\\[\\d+ prompt \\+ \\d+ output");
 
     private final String session = "chat";
     private Path socket;
@@ -110,6 +111,44 @@ class TuiInTmuxTest {
         }
     }
 
+    /**
+     * The issue's "chats die on the second turn": ten turns on the real stories260K model with the default options
+     * (2048-token window, 256-token replies), each ending with its usage line, none with an error: the facade keeps
+     * the history within the window.
+     */
+    @Test
+    @Timeout(value = 600, unit = TimeUnit.SECONDS)
+    void tenTurnsOnARealSmallModelWithTheDefaultOptionsNeverOverflowTheContext(@TempDir Path dir) throws Exception {
+        requireTmux();
+        Path model = TestModels.model(TestModels.STORIES);
+        socket = dir.resolve("tmux.sock");
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dfile.encoding=UTF-8",
+                "-cp", System.getProperty("java.class.path"),
+                TuiMain.class.getName(),
+                "--model", model.toString());
+        try {
+            tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "exec " + shellQuoted(command),
+                    ";", "set-option", "-t", session, "remain-on-exit", "on");
+            awaitScreen("the first prompt", screen -> screen.contains("you> "), Duration.ofSeconds(120));
+            String screen = "";
+            for (int turn = 1; turn <= 10; turn++) {
+                typeLine("Once upon a time there was a cat number " + turn + ".");
+                int expected = turn;
+                screen = awaitScreen("the usage line of turn " + turn,
+                        s -> USAGE.matcher(s).results().count() >= expected || s.contains("✗ "),
+                        Duration.ofSeconds(120));
+                assertThat(screen).as("turn " + turn).doesNotContain("✗ ", "INFERENCE_CONTEXT_EXCEEDED");
+            }
+            assertThat(USAGE.matcher(screen).results().count()).isEqualTo(10);
+            typeLine("/exit");
+            awaitScreen("the program's exit", s -> s.contains("bye"));
+        } finally {
+            killServer();
+        }
+    }
+
     private void typeLine(String text) throws IOException, InterruptedException {
         tmux("send-keys", "-t", session, "-l", text); // -l: the text as it is, never read as key names
         tmux("send-keys", "-t", session, "Enter");
@@ -117,7 +156,12 @@ class TuiInTmuxTest {
 
     /** Polls the screen (with its scrollback, wrapped lines joined) every 100 ms until the condition holds. */
     private String awaitScreen(String what, Predicate<String> condition) throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(PATIENCE);
+        return awaitScreen(what, condition, PATIENCE);
+    }
+
+    private String awaitScreen(String what, Predicate<String> condition, Duration patience)
+            throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(patience);
         String screen = "";
         while (Instant.now().isBefore(deadline)) {
             screen = tmux("capture-pane", "-p", "-J", "-S", "-", "-t", session);
@@ -126,7 +170,7 @@ class TuiInTmuxTest {
             }
             Thread.sleep(100);
         }
-        return fail("waited " + PATIENCE.toSeconds() + " s for " + what + "; the screen:\n" + screen);
+        return fail("waited " + patience.toSeconds() + " s for " + what + "; the screen:\n" + screen);
     }
 
     /**

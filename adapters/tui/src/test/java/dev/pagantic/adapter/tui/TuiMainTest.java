@@ -24,7 +24,7 @@ class TuiMainTest {
     @Test
     void aBadCommandLineIsExplainedWithTheUsage() {
         assertThat(run("--scripted", "hi", "--colour")).isEqualTo(TuiMain.USAGE_ERROR);
-        assertThat(text(err)).contains("pagantic-tui: CONFIG_INVALID", "unknown argument '--colour'", "usage:");
+        assertThat(text(err)).contains("pagantic tui: CONFIG_INVALID", "unknown argument '--colour'", "usage:");
     }
 
     @Test
@@ -43,7 +43,7 @@ class TuiMainTest {
         ChatHarness chat = ChatHarness.typing("hello").runMain(TuiOptions.parse("--model", "no/such/model.gguf"));
 
         assertThat(chat.status()).isEqualTo(TuiMain.FAILURE);
-        assertThat(chat.output()).contains("loading no/such/model.gguf", "pagantic-tui: INFERENCE_MODEL_UNAVAILABLE");
+        assertThat(chat.output()).contains("loading no/such/model.gguf", "pagantic tui: INFERENCE_MODEL_UNAVAILABLE");
     }
 
     @Test
@@ -54,7 +54,7 @@ class TuiMainTest {
         ChatHarness chat = ChatHarness.typing("hello").runMain(TuiOptions.parse("--model", qwen3.toString()));
 
         assertThat(chat.status()).isEqualTo(TuiMain.FAILURE);
-        assertThat(chat.output()).contains("pagantic-tui: INFERENCE_MODEL_UNAVAILABLE", "'qwen3'", "b4916",
+        assertThat(chat.output()).contains("pagantic tui: INFERENCE_MODEL_UNAVAILABLE", "'qwen3'", "b4916",
                 "llama-server");
     }
 

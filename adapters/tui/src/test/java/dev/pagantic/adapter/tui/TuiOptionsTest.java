@@ -43,14 +43,42 @@ class TuiOptionsTest {
     }
 
     @Test
+    void anEndpointTheGpuLayersAndATimeoutAreTaken() {
+        TuiOptions server = TuiOptions.parse("--endpoint", "http://127.0.0.1:8080/v1", "--model-name", "stories",
+                "--timeout", "2.5");
+        TuiOptions gpu = TuiOptions.parse("--model", "m.gguf", "--gpu-layers", "99");
+
+        assertThat(server.endpoint()).contains("http://127.0.0.1:8080/v1");
+        assertThat(server.modelName()).contains("stories");
+        assertThat(server.scripted()).isFalse();
+        assertThat(server.timeout()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(gpu.gpuLayers()).isEqualTo(99);
+    }
+
+    @Test
+    void theDefaultReplyLengthLeavesRoomInASmallContextWindow() {
+        TuiOptions options = TuiOptions.parse("--model", "m.gguf");
+
+        assertThat(options.maxTokens()).isEqualTo(TuiOptions.DEFAULT_MAX_TOKENS).isLessThan(2048 / 4);
+        assertThat(options.timeout()).isZero();
+    }
+
+    @Test
     void helpNeedsNothingElse() {
         assertThat(TuiOptions.parse("--help").help()).isTrue();
     }
 
     @Test
     void badCommandLinesAreRefusedWithTheReason() {
-        assertRefused("give a model (--model FILE.gguf) or a script");
-        assertRefused("--model and --scripted exclude each other", "--model", "m.gguf", "--scripted", "hi");
+        assertRefused("give a model (--model FILE.gguf), a server (--endpoint URL --model-name NAME) or a script");
+        assertRefused("--model, --endpoint and --scripted exclude each other", "--model", "m.gguf", "--scripted",
+                "hi");
+        assertRefused("--model, --endpoint and --scripted exclude each other", "--model", "m.gguf", "--endpoint",
+                "http://127.0.0.1:1/v1", "--model-name", "m");
+        assertRefused("--endpoint and --model-name go together", "--endpoint", "http://127.0.0.1:1/v1");
+        assertRefused("--timeout needs a positive number of seconds, not '0'", "--scripted", "hi", "--timeout", "0");
+        assertRefused("--gpu-layers needs a positive whole number, not '-1'", "--model", "m.gguf", "--gpu-layers",
+                "-1");
         assertRefused("--slow-ms applies to scripted mode only", "--model", "m.gguf", "--slow-ms", "5");
         assertRefused("unknown argument '--colour'", "--scripted", "hi", "--colour");
         assertRefused("--scripted needs at least one reply text", "--scripted", "--slow-ms", "5");

@@ -151,14 +151,14 @@ public final class GbnfGrammar {
      * free text. This is how an engine builds the grammar of a model's tool-call format, with each tool's arguments
      * constrained by the grammar {@link #fromSchema} derives from its parameters:
      *
-     * <pre>{@code
+     * <pre>
      * GbnfGrammar.Builder grammar = GbnfGrammar.builder();
      * String args = grammar.schema("weather-args", weatherParameters);
      * String ws = grammar.whitespace();
      * grammar.rule("call", ws + " \"{\" " + ws + " " + GbnfGrammar.jsonStringLiteral("city") + " ...");
-     * grammar.rule("root", grammar.textUntil("text", Map.of("<tool_call>", "call")));
+     * grammar.rule("root", grammar.textUntil("text", Map.of("&lt;tool_call&gt;", "call")));
      * GbnfGrammar built = grammar.build();
-     * }</pre>
+     * </pre>
      *
      * Rule names are letters, digits and {@code -}; a name defined twice, or one that an embedded grammar already
      * uses, is {@code CONFIG_INVALID}. Not thread-safe; build one grammar per builder.

@@ -14,6 +14,7 @@ import java.util.List;
  * {@link Mode#CHAT}: an {@link AgentLoop} turn. With a session id, the loop of that session is kept (and its history
  * persisted in the conversation store) and the request's messages are appended to it; without one, the request's
  * messages are the whole history (the messages after the last assistant message are the new turn) and nothing is kept.
+ * Either way the history is cut to fit the model's context window first ({@link HistoryBudget}).
  * The response carries the content, the tool calls made, the usage, and caller-tool calls handed back.
  */
 final class ChatMode implements ModeRunner {
@@ -31,6 +32,9 @@ final class ChatMode implements ModeRunner {
         SystemRequest req = call.request();
         if (req.hasSession()) {
             Sessions.Live session = sessions.acquire(req.sessionId());
+            synchronized (session) {
+                session.forget(HistoryBudget.fit(settings, req.hints().settings(), session.memory, req.messages()));
+            }
             AgentTurn turn = session.loop.chatTurn(call.ctx(), req.messages(), req.hints().settings(), call.options());
             sessions.persist(req.sessionId(), session);
             return response(call, turn);
@@ -47,6 +51,7 @@ final class ChatMode implements ModeRunner {
             settings.systemMessage().ifPresent(memory::append);
         }
         memory.appendAll(history);
+        HistoryBudget.fit(settings, req.hints().settings(), memory, turnMessages);
         AgentLoop loop = loop(settings, memory);
         return response(call, loop.chatTurn(call.ctx(), turnMessages, req.hints().settings(), call.options()));
     }

@@ -23,15 +23,25 @@ import java.util.function.Function;
  */
 final class Sessions {
 
-    /** A live session: its loop and how many of its messages the store already holds. */
+    /**
+     * A live session: its loop, the loop's memory, and how many of the memory's messages the store already holds.
+     * History cut to fit the context window ({@link #forget}) leaves the memory, never the store.
+     */
     static final class Live {
         final AgentLoop loop;
+        final ConversationBuffer memory;
         private int stored;
         private Instant lastUsed;
 
-        Live(AgentLoop loop, int stored) {
+        Live(AgentLoop loop, ConversationBuffer memory, int stored) {
             this.loop = loop;
+            this.memory = memory;
             this.stored = stored;
+        }
+
+        /** Notes that the oldest {@code removed} messages left the memory; they were all stored already. */
+        synchronized void forget(int removed) {
+            stored = Math.max(0, stored - removed);
         }
     }
 
@@ -65,7 +75,7 @@ final class Sessions {
                 systemMessage.ifPresent(memory::append);
             }
             memory.appendAll(stored.messages());
-            session = new Live(loops.apply(memory), stored.messages().size());
+            session = new Live(loops.apply(memory), memory, stored.messages().size());
             session.lastUsed = now;
             live.put(sessionId, session);
             evictOverLimit();
