@@ -484,8 +484,8 @@ public final class ApiServer implements AutoCloseable {
             throw tooLarge;
         } catch (IOException | RuntimeException unreadable) {
             // The minimum data rate (BodyReader), Jetty's idle timeout, its size limit on a chunked body (a runtime
-            // BadMessageException), or a reset connection. The exception's text names Jetty's classes, so it goes to the debug log
-            // only, never to the client.
+            // BadMessageException), or a reset connection. The exception's text names Jetty's classes, so it goes to
+            // the debug log only, never to the client.
             if (statusOf(unreadable) == HttpStatuses.CONTENT_TOO_LARGE) {
                 throw tooLarge();
             }
