@@ -14,6 +14,7 @@ import dev.pagantic.orchestrate.facade.SystemResponse;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -91,7 +92,7 @@ public final class ApiServer implements AutoCloseable {
     private final Duration drainTimeout;
     private final Duration requestTimeout;
     private final Duration idleTimeout;
-    private final long minRequestDataRate;
+    private final BodyReader bodyReader;
     private final InstantSource clock;
     private final Semaphore permits;
     private final Set<Cancellation> inFlight = ConcurrentHashMap.newKeySet();
@@ -117,7 +118,7 @@ public final class ApiServer implements AutoCloseable {
         this.drainTimeout = b.drainTimeout;
         this.requestTimeout = b.requestTimeout;
         this.idleTimeout = b.idleTimeout;
-        this.minRequestDataRate = b.minRequestDataRate;
+        this.bodyReader = new BodyReader(b.minRequestDataRate, System::nanoTime);
         this.clock = b.clock;
         this.permits = new Semaphore(b.maxConcurrentRequests);
         this.requestMapper = new ChatCompletionRequestMapper(b.limits);
@@ -204,12 +205,13 @@ public final class ApiServer implements AutoCloseable {
         config.startup.showOldJavalinVersionWarning = false;
         config.http.maxRequestSize = limits.maxBodyBytes();
         // Slow clients (slowloris): a connection silent for the idle timeout is closed, whether it is still sending
-        // its headers or its body; a body that trickles in slower than the minimum rate is refused with 408. Jetty
-        // parses headers without holding a thread, and the body is read before a concurrency permit is taken, so a
-        // slow client never blocks the others.
+        // its headers or its body; a body that trickles in slower than the minimum rate is refused with 408 by
+        // BodyReader, not by Jetty's own minimum data rate, which also counts the time a busy server took to read
+        // bytes that had long arrived (see BodyReader). Jetty parses headers without holding a thread, and the body
+        // is read before a concurrency permit is taken, so a slow client never blocks the others.
         config.jetty.modifyHttpConfiguration(http -> {
             http.setIdleTimeout(idleTimeout.toMillis());
-            http.setMinRequestDataRate(minRequestDataRate);
+            http.setMinRequestDataRate(0);
         });
         config.jetty.addConnector((server, http) -> {
             ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
@@ -475,8 +477,8 @@ public final class ApiServer implements AutoCloseable {
             throw tooLarge();
         }
         int cap = (int) Math.min(limits.maxBodyBytes() + 1, Integer.MAX_VALUE - 8);
-        try (InputStream in = ctx.req().getInputStream()) {
-            byte[] bytes = in.readNBytes(cap);
+        try (ServletInputStream in = ctx.req().getInputStream()) {
+            byte[] bytes = bodyReader.read(in, cap);
             if (bytes.length > limits.maxBodyBytes()) {
                 throw tooLarge();
             }
@@ -484,9 +486,9 @@ public final class ApiServer implements AutoCloseable {
         } catch (ApiFailure tooLarge) {
             throw tooLarge;
         } catch (IOException | RuntimeException unreadable) {
-            // Jetty's idle timeout, its minimum data rate (a runtime BadMessageException), its size limit on a chunked
-            // body, or a reset connection. The exception's text names Jetty's classes, so it goes to the debug log
-            // only, never to the client.
+            // The minimum data rate (BodyReader), Jetty's idle timeout, its size limit on a chunked body (a runtime
+            // BadMessageException), or a reset connection. The exception's text names Jetty's classes, so it goes to
+            // the debug log only, never to the client.
             if (statusOf(unreadable) == HttpStatuses.CONTENT_TOO_LARGE) {
                 throw tooLarge();
             }
@@ -698,7 +700,9 @@ public final class ApiServer implements AutoCloseable {
 
         /**
          * The slowest rate, in bytes per second, at which a request body may arrive; slower bodies are refused with
-         * 408. {@link ApiServer#DEFAULT_MIN_REQUEST_DATA_RATE} by default; 0 for no minimum.
+         * 408. The rate is measured over the time the server waits for bytes that have not arrived yet, the first
+         * second of waiting free, so a busy server never refuses a fast client whose body it read late.
+         * {@link ApiServer#DEFAULT_MIN_REQUEST_DATA_RATE} by default; 0 for no minimum.
          */
         public Builder minRequestDataRate(long bytesPerSecond) {
             this.minRequestDataRate = bytesPerSecond;

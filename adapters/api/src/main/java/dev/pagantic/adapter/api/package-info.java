@@ -70,7 +70,10 @@
  *       (compared in constant time); otherwise 401 with {@code WWW-Authenticate: Bearer}.</li>
  *   <li>Slow clients (slowloris): a connection silent for {@code idleTimeout} (30 s; {@code --idle-timeout}) is
  *       closed, whether it is still sending headers or body, and a body arriving slower than
- *       {@code minRequestDataRate} (1024 bytes/s; {@code --min-request-rate}, 0 for none) is refused with 408. The body
+ *       {@code minRequestDataRate} (1024 bytes/s; {@code --min-request-rate}, 0 for none) is refused with 408. The rate
+ *       is measured by {@code BodyReader} over the time the server waited for bytes not yet there (the first second
+ *       free), not by Jetty's own check, which also counts the time a busy server took to come back for bytes that had
+ *       long arrived and so refused fast clients under load. The body
  *       is read before a concurrency permit is taken, so a slow client never makes others wait or get 429. A body
  *       that cannot be read is 408 with a generic message; Jetty's and Jackson's exception texts go to the debug log
  *       only.</li>

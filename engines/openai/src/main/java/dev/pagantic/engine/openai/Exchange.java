@@ -16,6 +16,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code sendAsync} future is cancelled, which closes the connection) and while the body is read (the body stream is
  * closed, which fails the blocked read at once and drops the connection, so the server stops generating). The first
  * abort's reason is kept: the call reports it rather than the I/O error the abort caused.
+ *
+ * <p>Once the headers have arrived the future is never cancelled, not even by {@link #release()}: the caller gets the
+ * response from the body handler, before the future completes, and may read the whole body while the future still
+ * waits for a busy executor. The client returns the connection to its pool as soon as the last byte arrives, and
+ * cancelling the future then closes that pooled connection, under whichever request took it next: that request
+ * failed with "header parser received no bytes" from a healthy server. Closing the body stream instead is a no-op on
+ * a body read to its end and drops the connection of a body left unread.
  */
 final class Exchange {
 
@@ -33,7 +40,15 @@ final class Exchange {
         INTERRUPTED
     }
 
+    /** Whether the headers arrived or the exchange was aborted first: decides between the future and the body. */
+    private enum Phase {
+        WAITING,
+        RESPONDED,
+        ABORTED
+    }
+
     private final AtomicReference<Abort> abort = new AtomicReference<>();
+    private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.WAITING);
     private volatile CompletableFuture<HttpResponse<InputStream>> pending;
     private volatile InputStream body;
 
@@ -53,13 +68,18 @@ final class Exchange {
         CompletableFuture<Received> arrived = new CompletableFuture<>();
         HttpResponse.BodyHandler<InputStream> handler = info -> {
             HttpResponse.BodySubscriber<InputStream> subscriber = HttpResponse.BodySubscribers.ofInputStream();
-            subscriber.getBody().thenAccept(stream -> arrived.complete(
-                    new Received(info.statusCode(), info.headers(), stream)));
+            subscriber.getBody().thenAccept(stream -> {
+                body = stream;
+                if (!phase.compareAndSet(Phase.WAITING, Phase.RESPONDED)) {
+                    closeBody(); // aborted as the headers arrived: the unread body drops the connection
+                }
+                arrived.complete(new Received(info.statusCode(), info.headers(), stream));
+            });
             return subscriber;
         };
         CompletableFuture<HttpResponse<InputStream>> future = client.sendAsync(request, handler);
         pending = future;
-        if (abort.get() != null) {
+        if (phase.get() == Phase.ABORTED) {
             future.cancel(true); // aborted before the future was published
         }
         future.whenComplete((response, failure) -> {
@@ -89,6 +109,7 @@ final class Exchange {
             throw new IOException(cause == null ? "the exchange failed" : cause.toString(), cause);
         }
         body = received.body();
+        phase.compareAndSet(Phase.WAITING, Phase.RESPONDED); // the future's own completion, without the handler
         if (abort.get() != null) {
             closeBody(); // aborted while the headers arrived
             throw new IOException("the exchange was aborted");
@@ -101,11 +122,7 @@ final class Exchange {
         if (!abort.compareAndSet(null, reason)) {
             return;
         }
-        CompletableFuture<HttpResponse<InputStream>> future = pending;
-        if (future != null) {
-            future.cancel(true);
-        }
-        closeBody();
+        stop();
     }
 
     /** Why the exchange was aborted; null when it was not. */
@@ -115,11 +132,19 @@ final class Exchange {
 
     /** Releases the connection: closes the body (an unread rest drops the connection rather than block it). */
     void release() {
-        CompletableFuture<HttpResponse<InputStream>> future = pending;
-        if (future != null && !future.isDone()) {
-            future.cancel(true);
+        stop();
+    }
+
+    /** Cancels the future while no headers have arrived, and closes the body once they have (see the class comment). */
+    private void stop() {
+        if (phase.compareAndSet(Phase.WAITING, Phase.ABORTED)) {
+            CompletableFuture<HttpResponse<InputStream>> future = pending;
+            if (future != null) {
+                future.cancel(true);
+            }
+        } else {
+            closeBody();
         }
-        closeBody();
     }
 
     private void closeBody() {

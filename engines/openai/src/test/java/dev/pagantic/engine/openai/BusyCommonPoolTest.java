@@ -87,6 +87,22 @@ class BusyCommonPoolTest {
     }
 
     @Test
+    void consecutiveCallsKeepUsingOneConnection() throws Exception {
+        // The call returns before the sendAsync future completes (it waits for the busy pool); releasing the call
+        // once cancelled that future, which closed the connection already back in the client's pool, under the next
+        // request that took it ("header parser received no bytes" from a healthy server).
+        server = StubServer.answering(StubModel.says("again"));
+        try (OpenAiCompatibleEngine engine = on(server).build()) {
+            for (int i = 0; i < 5; i++) {
+                Future<Result> call = caller.submit(() -> engine.infer(Request.of("hi")));
+                assertThat(call.get(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS).content()).isEqualTo("again");
+            }
+
+            assertThat(server.connections()).as("connections that 5 calls in a row used").isEqualTo(1);
+        }
+    }
+
+    @Test
     void aServerErrorArrives() throws Exception {
         server = StubServer.answering(StubServer.error(500, "boom"));
         try (OpenAiCompatibleEngine engine = on(server).build()) {

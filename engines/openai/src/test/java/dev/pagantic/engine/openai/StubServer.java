@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -70,6 +72,7 @@ final class StubServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final List<Recorded> requests = new CopyOnWriteArrayList<>();
+    private final Set<InetSocketAddress> clients = ConcurrentHashMap.newKeySet();
     private final CountDownLatch clientGone = new CountDownLatch(1);
     private final Function<Recorded, Reply> responder;
 
@@ -107,6 +110,11 @@ final class StubServer implements AutoCloseable {
     }
 
     /** Every request received so far. */
+    /** How many connections the requests came on (one per client address and port). */
+    int connections() {
+        return clients.size();
+    }
+
     List<Recorded> requests() {
         return List.copyOf(requests);
     }
@@ -136,6 +144,7 @@ final class StubServer implements AutoCloseable {
             Recorded request = new Recorded(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                     Map.copyOf(exchange.getRequestHeaders()), body);
             requests.add(request);
+            clients.add(exchange.getRemoteAddress());
             responder.apply(request).write(exchange, request, this);
         } catch (IOException closed) {
             // the client went away, or a reply dropped the connection on purpose
