@@ -249,11 +249,6 @@ public final class AgentLoop implements AutoCloseable {
      */
     public Result chatStructured(CallContext ctx, String userMessage, Schema schema, InferenceSettings turnSettings,
                                  TurnOptions options) {
-        requireNonNull(ctx, "ctx");
-        requireNonNull(userMessage, "userMessage");
-        requireNonNull(schema, "schema");
-        requireNonNull(turnSettings, "settings");
-        requireNonNull(options, "options");
         return structuredTurn(ctx, userMessage, schema, turnSettings, options).result();
     }
 
