@@ -86,10 +86,14 @@ final class JsonSchemaReader {
     private static final Set<String> INEXACT_FORMATS = Set.of("hostname", "idn-hostname", "idn-email",
             "uri-template", "regex");
 
-    /** The dialect URIs accepted in {@code $schema}: draft 2020-12's, with or without an empty fragment. */
+    /** Draft 2020-12's dialect URIs, with or without an empty fragment. */
     private static final Set<String> DIALECTS = Set.of(Schema.DIALECT, Schema.DIALECT + "#");
 
-    /** Draft-07's dialect URIs, read where they mean the same as draft 2020-12. */
+    /**
+     * Draft-07's dialect URIs, which the openai SDK's zod helpers and most MCP servers declare. A draft-07 document is
+     * read where it means the same as in 2020-12; the keywords whose meaning changed are refused by name (see
+     * {@link #draft07}), never read the 2020-12 way.
+     */
     private static final Set<String> DRAFT_07 = Set.of("http://json-schema.org/draft-07/schema#",
             "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema#",
             "https://json-schema.org/draft-07/schema");
@@ -250,7 +254,8 @@ final class JsonSchemaReader {
                 check(pointer.equals("/$schema"), pointer, keyword, "'$schema' belongs on the root only");
                 String dialect = text(value, pointer, keyword);
                 check(DIALECTS.contains(dialect) || DRAFT_07.contains(dialect), pointer, keyword, "pagantic reads "
-                        + "JSON Schema draft 2020-12 ('" + Schema.DIALECT + "') and draft-07, not '" + value + "'");
+                        + "JSON Schema draft 2020-12 ('" + Schema.DIALECT + "') and draft-07 documents, not '" + value
+                        + "'");
             }
             case DISCRIMINATOR -> check(value instanceof Map<?, ?> map && map.get("propertyName") instanceof String,
                     pointer, keyword, "'discriminator' must be an object with a 'propertyName' string, not " + value);

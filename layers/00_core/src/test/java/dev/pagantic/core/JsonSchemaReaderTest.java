@@ -142,9 +142,13 @@ class JsonSchemaReaderTest {
     }
 
     @Test
-    void draft202012AndDraft07AreRead() {
+    void draft202012AndDraft07AreReadAndOtherDialectsRefused() {
         assertThat(Schema.fromJsonSchema(Map.of("$schema", Schema.DIALECT)).toJsonSchema())
                 .containsEntry("$schema", Schema.DIALECT);
+        Map<String, Object> zod = Map.of("$schema", "http://json-schema.org/draft-07/schema#", "type", "object",
+                "properties", Map.of("node", Map.of("$ref", "#/definitions/node")),
+                "definitions", Map.of("node", Map.of("type", "string")));
+        assertThat(Schema.fromJsonSchema(zod).resolve("#/definitions/node")).contains(Map.of("type", "string"));
         assertThat(Schema.fromJsonSchema(Map.of("$schema", DRAFT_07, "definitions", Map.of("node",
                 Map.of("type", "object", "properties", Map.of("next", Map.of("$ref", "#/definitions/node")))),
                 "$ref", "#/definitions/node")).toJsonSchema()).containsEntry("$schema", DRAFT_07);
@@ -152,15 +156,16 @@ class JsonSchemaReaderTest {
     }
 
     @Test
-    void draft07ConstructsThatMeanSomethingElseIn202012AreRefusedByName() {
-        assertRefused(Map.of("$schema", DRAFT_07, "items", List.of(Map.of("type", "string"))), "/items", "items");
-        assertRefused(Map.of("$schema", DRAFT_07, "additionalItems", false), "/additionalItems", "additionalItems");
-        assertRefused(Map.of("$schema", DRAFT_07, "dependencies", Map.of()), "/dependencies", "dependencies");
-        assertRefused(Map.of("$schema", DRAFT_07, "prefixItems", List.of(true)), "/prefixItems", "prefixItems");
-        assertRefused(Map.of("$schema", DRAFT_07, "definitions", Map.of("n", Map.of("type", "integer")),
+    void draft07KeywordsWhoseMeaningChangedAreRefusedRatherThanReadThe202012Way() {
+        String draft07 = "http://json-schema.org/draft-07/schema#";
+        assertRefused(Map.of("$schema", draft07, "items", List.of(Map.of("type", "string"))), "/items", "items");
+        assertRefused(Map.of("$schema", draft07, "additionalItems", false), "/additionalItems", "additionalItems");
+        assertRefused(Map.of("$schema", draft07, "dependencies", Map.of()), "/dependencies", "dependencies");
+        assertRefused(Map.of("$schema", draft07, "prefixItems", List.of(true)), "/prefixItems", "prefixItems");
+        assertRefused(Map.of("$schema", draft07, "definitions", Map.of("n", Map.of("type", "integer")),
                         "properties", Map.of("a", Map.of("$ref", "#/definitions/n", "minimum", 1))),
                 "/properties/a/minimum", "minimum");
-        assertThat(Schema.fromJsonSchema(Map.of("$schema", DRAFT_07, "definitions", Map.of("n", Map.of()),
+        assertThat(Schema.fromJsonSchema(Map.of("$schema", draft07, "definitions", Map.of("n", Map.of()),
                 "properties", Map.of("a", Map.of("$ref", "#/definitions/n", "description", "kept"))))).isNotNull();
     }
 
