@@ -1,6 +1,7 @@
 package dev.pagantic.bench;
 
 import dev.pagantic.adapter.opentelemetry.PaganticTelemetry;
+import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
@@ -14,8 +15,10 @@ import dev.pagantic.orchestrate.facade.OutputContract;
 import dev.pagantic.orchestrate.facade.StaticPlanner;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
+import dev.pagantic.orchestrate.structured.SpecializedLoop;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolRegistry;
+import dev.pagantic.types.OutputType;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -62,6 +65,7 @@ public class OrchestrationBench {
     private Orchestrator structuredValid;
     private Orchestrator plan;
     private Orchestrator redundant;
+    private SpecializedLoop typed;
     private final List<ReplayingEngine> engines = new ArrayList<>();
     private OpenTelemetrySdk sdk;
 
@@ -73,6 +77,17 @@ public class OrchestrationBench {
     private static final SystemRequest REDUNDANT = SystemRequest.builder().mode(Mode.REDUNDANT)
             .user("Classify: I love it.").output(OutputContract.of(Schema.object()
                     .required("sentiment", Schema.enumOf("positive", "negative", "neutral")).build())).build();
+
+    /** {@link Payloads#SCHEMA} as a Java type: what LangChain4j's {@code structured2KB} parses into. */
+    public record Inventory(String title, List<Item> items) {
+    }
+
+    /** One item of the inventory. */
+    public record Item(int id, String name, LangChain4jBench.Status status) {
+    }
+
+    /** The type's output type: its schema is {@link Payloads#SCHEMA}'s. */
+    static final OutputType<Inventory> INVENTORY = OutputType.of(Inventory.class);
 
     /**
      * The weather tool both this benchmark and the LangChain4j one call; {@code inline}: run on the caller's thread,
@@ -102,6 +117,11 @@ public class OrchestrationBench {
         chatInline = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool(true))).build();
         structured = orchestrator(List.of(Result.of(Payloads.messyJson(2048), TokenUsage.of(30, 600)))).build();
         structuredValid = orchestrator(List.of(Result.of(Payloads.cleanJson(2048), TokenUsage.of(30, 600)))).build();
+        ReplayingEngine typedEngine = new ReplayingEngine(List.of(Result.of(Payloads.cleanJson(2048),
+                TokenUsage.of(30, 600))));
+        engines.add(typedEngine);
+        typed = SpecializedLoop.builder().engine(typedEngine).schema(INVENTORY.schema())
+                .eventLog("memory".equals(eventLog) ? InMemoryEventLog.bounded(100_000) : EventLog.noOp()).build();
         StringBuilder steps = new StringBuilder("{\"rationale\":\"five passes\",\"steps\":[");
         for (int i = 1; i <= 5; i++) {
             steps.append(i > 1 ? "," : "").append("{\"name\":\"pass").append(i).append("\",\"type\":\"infer\"}");
@@ -118,6 +138,9 @@ public class OrchestrationBench {
         requireOk(structuredValid.execute(STRUCTURED), "structured, valid");
         requireOk(plan.execute(PLAN), "plan");
         requireOk(redundant.execute(REDUNDANT), "redundant");
+        if (structured2KBToType().items().isEmpty() || specialized2KBToType().items().isEmpty()) {
+            throw new IllegalStateException("no items converted");
+        }
         engines.forEach(ReplayingEngine::rewind);
     }
 
@@ -151,6 +174,7 @@ public class OrchestrationBench {
         for (Orchestrator orchestrator : List.of(chat, chatInline, structured, structuredValid, plan, redundant)) {
             orchestrator.close();
         }
+        typed.close();
         if (sdk != null) {
             sdk.close();
         }
@@ -178,6 +202,22 @@ public class OrchestrationBench {
     @Benchmark
     public SystemResponse structured2KBValid() {
         return structuredValid.execute(STRUCTURED);
+    }
+
+    /**
+     * Valid ~2 KB output to a Java type through the facade: validation, then
+     * {@link SystemResponse#structuredOutput(OutputType)} (LangChain4j's {@code structured2KB} does the same work but
+     * the validation).
+     */
+    @Benchmark
+    public Inventory structured2KBToType() {
+        return structuredValid.execute(STRUCTURED).structuredOutput(INVENTORY).orElseThrow();
+    }
+
+    /** The same through {@link SpecializedLoop#call(CallContext, String, OutputType)}: the parsed tree to the type. */
+    @Benchmark
+    public Inventory specialized2KBToType() {
+        return typed.call(CallContext.background(), "List the inventory.", INVENTORY);
     }
 
     /** One plan of five infer steps. */

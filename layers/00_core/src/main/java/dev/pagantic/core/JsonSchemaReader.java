@@ -15,13 +15,20 @@ import java.util.regex.PatternSyntaxException;
  * up in the vocabulary below and its value checked; an unknown keyword, a keyword pagantic does not support, a
  * malformed value and a reference that does not resolve are refused with {@code CONFIG_INVALID}, naming the JSON
  * pointer of the keyword. The document is then frozen as it was given.
+ *
+ * <p>A draft-07 document (what the openai SDK's {@code zodResponseFormat} writes) is read when it means the same under
+ * draft 2020-12's rules, which is what everything downstream (grammar, validator) applies: its {@code definitions} and
+ * {@code $ref}s resolve as they are. What draft-07 says differently is refused by name: the array form of
+ * {@code items}, {@code additionalItems}, {@code dependencies}, an assertion beside a {@code $ref} (draft-07 ignores
+ * it, 2020-12 applies it), and the keywords draft-07 does not know and would ignore ({@code prefixItems},
+ * {@code dependentRequired}...).
  */
 final class JsonSchemaReader {
 
     /** How a keyword's value must look. */
     private enum Kind {
         SCHEMA, SCHEMA_LIST, SCHEMA_MAP, REGEX_SCHEMA_MAP, COUNT, NUMBER, POSITIVE_NUMBER, STRING, REGEX, FORMAT,
-        BOOLEAN, ANY, LIST, TYPE, NAMES, NAMES_MAP, REFERENCE, ROOT_ID, DIALECT
+        BOOLEAN, ANY, LIST, TYPE, NAMES, NAMES_MAP, REFERENCE, ROOT_ID, DIALECT, DISCRIMINATOR
     }
 
     /** Draft 2020-12's keywords that pagantic accepts, and the shape of their values. */
@@ -54,24 +61,56 @@ final class JsonSchemaReader {
             Map.entry("contentSchema", Kind.SCHEMA), Map.entry("title", Kind.STRING),
             Map.entry("description", Kind.STRING), Map.entry("default", Kind.ANY),
             Map.entry("deprecated", Kind.BOOLEAN), Map.entry("readOnly", Kind.BOOLEAN),
-            Map.entry("writeOnly", Kind.BOOLEAN), Map.entry("examples", Kind.LIST));
+            Map.entry("writeOnly", Kind.BOOLEAN), Map.entry("examples", Kind.LIST),
+            // OpenAPI's annotation that Pydantic writes beside a oneOf; the oneOf and the const it names enforce it
+            Map.entry("discriminator", Kind.DISCRIMINATOR));
 
     /** The formats pagantic checks: each is validated after generation, some also enforced in the grammar. */
     static final Set<String> FORMATS = Set.of("date-time", "date", "time", "duration", "email", "ipv4", "ipv6", "uri",
             "uri-reference", "iri", "iri-reference", "uuid", "json-pointer", "relative-json-pointer");
 
+    /**
+     * OpenAPI's number formats (Spring AI, LangChain4j): {@code int32} and {@code int64} are checked after generation
+     * (the integer's range), {@code float} and {@code double} are annotations (any JSON number is one).
+     */
+    static final Set<String> OPENAPI_FORMATS = Set.of("int32", "int64", "float", "double");
+
+    /**
+     * Formats that zod writes beside the {@code pattern} that enforces them: annotations, accepted only with that
+     * pattern in the same schema.
+     */
+    static final Set<String> PATTERN_FORMATS = Set.of("starts_with", "ends_with", "includes", "lowercase",
+            "uppercase");
+
     /** Draft 2020-12's other formats: their checks disagree with the JSON Schema Test Suite, so they are refused. */
     private static final Set<String> INEXACT_FORMATS = Set.of("hostname", "idn-hostname", "idn-email",
             "uri-template", "regex");
 
+    /** Draft 2020-12's dialect URIs, with or without an empty fragment. */
+    private static final Set<String> DIALECTS = Set.of(Schema.DIALECT, Schema.DIALECT + "#");
+
     /**
-     * The dialect URIs accepted in {@code $schema}, with or without an empty fragment: draft 2020-12's, and draft-07's,
-     * which the openai SDK's zod helpers and most MCP servers declare. A draft-07 document means what it means in
-     * 2020-12 as far as the reader goes: the keywords whose meaning changed (array-form {@code items},
-     * {@code additionalItems}, {@code dependencies}) are not read and so refused by name, never read the 2020-12 way.
+     * Draft-07's dialect URIs, which the openai SDK's zod helpers and most MCP servers declare. A draft-07 document is
+     * read where it means the same as in 2020-12; the keywords whose meaning changed are refused by name (see
+     * {@link #draft07}), never read the 2020-12 way.
      */
-    private static final Set<String> DIALECTS = Set.of(Schema.DIALECT, Schema.DIALECT + "#",
-            "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema");
+    private static final Set<String> DRAFT_07 = Set.of("http://json-schema.org/draft-07/schema#",
+            "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft-07/schema");
+
+    /** Draft-07 keywords whose meaning changed in draft 2020-12, and what to write instead. */
+    private static final Map<String, String> DRAFT_07_CHANGED = Map.of(
+            "additionalItems", "write the document as draft 2020-12, with 'prefixItems' and 'items'",
+            "dependencies", "write the document as draft 2020-12, with 'dependentRequired' or 'dependentSchemas'");
+
+    /** Keywords new since draft-07: a draft-07 validator ignores them, so a draft-07 document may not use them. */
+    private static final Set<String> SINCE_DRAFT_07 = Set.of("prefixItems", "dependentRequired", "dependentSchemas",
+            "unevaluatedItems", "unevaluatedProperties", "minContains", "maxContains");
+
+    /** What may stand beside a {@code $ref} in a draft-07 document, which ignores everything there. */
+    private static final Set<String> BESIDE_DRAFT_07_REF = Set.of("$ref", "$schema", "$id", "$comment", "$defs",
+            "definitions", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+            "discriminator");
 
     /**
      * Schemas nested deeper than this are refused: reading, grammar generation and validation recurse once per
@@ -81,14 +120,17 @@ final class JsonSchemaReader {
     static final int MAX_DEPTH = 128;
 
     private final List<String[]> references = new ArrayList<>(); // {pointer, reference}
+    private final boolean draft07;
     private boolean selfContained = true;
     private int depth;
 
-    private JsonSchemaReader() {
+    private JsonSchemaReader(boolean draft07) {
+        this.draft07 = draft07;
     }
 
     static Schema read(Map<String, ?> document) {
-        JsonSchemaReader reader = new JsonSchemaReader();
+        JsonSchemaReader reader = new JsonSchemaReader(
+                document.get("$schema") instanceof String dialect && DRAFT_07.contains(dialect));
         reader.schema(document, "", 0);
         for (String[] reference : reader.references) {
             if (JsonPointer.resolve(document, reference[1]).filter(JsonSchemaReader::isSchema).isEmpty()) {
@@ -114,6 +156,9 @@ final class JsonSchemaReader {
         }
         this.depth = Math.max(this.depth, depth);
         Map<?, ?> document = object(value, pointer, null);
+        if (draft07) {
+            draft07(document, pointer);
+        }
         for (Map.Entry<?, ?> entry : document.entrySet()) {
             if (!(entry.getKey() instanceof String keyword)) {
                 throw invalid(pointer, null, "keys must be strings, not " + entry.getKey());
@@ -124,8 +169,32 @@ final class JsonSchemaReader {
                         + "' is not supported (pagantic reads JSON Schema draft 2020-12 and refuses what it cannot "
                         + "enforce; see docs/json-schema.md)");
             }
-            keyword(kind, keyword, entry.getValue(), JsonPointer.child(pointer, keyword), depth);
+            String at = JsonPointer.child(pointer, keyword);
+            if (kind == Kind.FORMAT) {
+                format(text(entry.getValue(), at, keyword), at, document.containsKey("pattern"));
+            } else {
+                keyword(kind, keyword, entry.getValue(), at, depth);
+            }
         }
+    }
+
+    /** Refuses what a draft-07 document would mean differently under draft 2020-12's rules. */
+    private static void draft07(Map<?, ?> document, String pointer) {
+        for (Object key : document.keySet()) {
+            String at = JsonPointer.child(pointer, String.valueOf(key));
+            if (DRAFT_07_CHANGED.containsKey(key)) {
+                throw invalid(at, (String) key, "draft-07's '" + key + "' is not supported: "
+                        + DRAFT_07_CHANGED.get(key));
+            }
+            check(!SINCE_DRAFT_07.contains(key), at, String.valueOf(key), "'" + key + "' is not a draft-07 keyword "
+                    + "(a draft-07 validator ignores it): declare draft 2020-12 in '$schema' to use it");
+            check(!document.containsKey("$ref") || BESIDE_DRAFT_07_REF.contains(key), at, String.valueOf(key),
+                    "draft-07 ignores the keywords beside a '$ref', draft 2020-12 applies them: move '" + key
+                            + "' into an 'allOf' with the '$ref', or declare draft 2020-12 in '$schema'");
+        }
+        check(!(document.get("items") instanceof List), JsonPointer.child(pointer, "items"), "items",
+                "draft-07's array form of 'items' (a tuple) is not supported: write the document as draft 2020-12, "
+                        + "with 'prefixItems'");
     }
 
     private void keyword(Kind kind, String keyword, Object value, String pointer, int depth) {
@@ -159,13 +228,6 @@ final class JsonSchemaReader {
                     pointer, keyword, "'" + keyword + "' must be a number above 0, not " + value);
             case STRING -> text(value, pointer, keyword);
             case REGEX -> regex(text(value, pointer, keyword), pointer, keyword);
-            case FORMAT -> {
-                String format = text(value, pointer, keyword);
-                check(!INEXACT_FORMATS.contains(format), pointer, keyword, "format '" + format + "' is not "
-                        + "supported: it cannot be checked exactly (use a pattern instead)");
-                check(FORMATS.contains(format), pointer, keyword, "format '" + format + "' is not supported: it is "
-                        + "not one of the formats pagantic checks, " + new java.util.TreeSet<>(FORMATS));
-            }
             case BOOLEAN -> check(value instanceof Boolean, pointer, keyword,
                     "'" + keyword + "' must be true or false, not " + value);
             case ANY -> {
@@ -190,10 +252,33 @@ final class JsonSchemaReader {
             }
             case DIALECT -> {
                 check(pointer.equals("/$schema"), pointer, keyword, "'$schema' belongs on the root only");
-                check(DIALECTS.contains(text(value, pointer, keyword)), pointer, keyword, "pagantic reads JSON Schema "
-                        + "draft 2020-12 ('" + Schema.DIALECT + "') and draft-07 documents, not '" + value + "'");
+                String dialect = text(value, pointer, keyword);
+                check(DIALECTS.contains(dialect) || DRAFT_07.contains(dialect), pointer, keyword, "pagantic reads "
+                        + "JSON Schema draft 2020-12 ('" + Schema.DIALECT + "') and draft-07 documents, not '" + value
+                        + "'");
             }
+            case DISCRIMINATOR -> check(value instanceof Map<?, ?> map && map.get("propertyName") instanceof String,
+                    pointer, keyword, "'discriminator' must be an object with a 'propertyName' string, not " + value);
         }
+    }
+
+    /**
+     * Accepts the formats pagantic checks and the annotation formats (OpenAPI's {@code float}/{@code double}, zod's
+     * pattern-enforced ones with their pattern); refuses every other, saying which are checked and which annotations.
+     */
+    private static void format(String format, String pointer, boolean patternBeside) {
+        check(!INEXACT_FORMATS.contains(format), pointer, "format", "format '" + format + "' is not supported: it "
+                + "cannot be checked exactly (use a pattern instead)");
+        if (PATTERN_FORMATS.contains(format)) {
+            check(patternBeside, pointer, "format", "format '" + format + "' is an annotation, accepted "
+                    + "only beside the 'pattern' that enforces it (as zod writes it); add that pattern");
+            return;
+        }
+        check(FORMATS.contains(format) || OPENAPI_FORMATS.contains(format), pointer, "format", "format '" + format
+                + "' is not supported: pagantic checks the formats " + new java.util.TreeSet<>(FORMATS)
+                + " and OpenAPI's int32 and int64 (their range), and accepts as annotations OpenAPI's float and "
+                + "double (any number) and zod's " + new java.util.TreeSet<>(PATTERN_FORMATS) + " beside their "
+                + "pattern (see docs/json-schema.md)");
     }
 
     private static void type(Object value, String pointer) {

@@ -130,7 +130,9 @@ public final class Schema {
      * {@code not}/{@code if}, local {@code $ref} into {@code $defs} or {@code definitions}, recursive ones included,
      * the numeric, string, array and object assertions, {@code format}), and so are annotations ({@code title},
      * {@code description}, {@code examples}, {@code default}, {@code $comment}, {@code deprecated}, {@code readOnly},
-     * ...), which are kept. The value of every keyword is checked.
+     * ...), which are kept. The value of every keyword is checked. A draft-07 document (the openai SDK's) is read
+     * where it means the same under draft 2020-12; OpenAPI's number formats and {@code discriminator} are read too
+     * ({@code docs/json-schema.md} says which are checked and which are annotations).
      *
      * @throws PaganticException {@code CONFIG_INVALID} naming the JSON pointer ({@code pointer} detail) and the
      *                           keyword ({@code keyword} detail) that is unknown, unsupported or malformed

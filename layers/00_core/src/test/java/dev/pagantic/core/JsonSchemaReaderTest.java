@@ -110,8 +110,35 @@ class JsonSchemaReaderTest {
     }
 
     @Test
-    void unknownFormatsAreRefused() {
+    void unknownFormatsAreRefusedSayingWhichAreCheckedAndWhichAreAnnotations() {
         assertRefused(Map.of("format", "colour"), "/format", "format");
+        assertThatThrownBy(() -> Schema.fromJsonSchema(Map.of("format", "colour")))
+                .hasMessageContaining("int32").hasMessageContaining("annotations").hasMessageContaining("starts_with");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"int32", "int64", "float", "double"})
+    void openApiNumberFormatsAreRead(String format) {
+        assertThat(Schema.fromJsonSchema(Map.of("type", "number", "format", format)).toJsonSchema())
+                .containsEntry("format", format);
+    }
+
+    @Test
+    void zodsPatternFormatsAreReadOnlyBesideTheirPattern() {
+        assertThat(Schema.fromJsonSchema(Map.of("type", "string", "format", "starts_with", "pattern", "^ab.*"))
+                .toJsonSchema()).containsEntry("format", "starts_with");
+        assertRefused(Map.of("type", "string", "format", "starts_with"), "/format", "format");
+    }
+
+    @Test
+    void discriminatorIsReadAsAnAnnotationWithItsPropertyName() {
+        Map<String, Object> shapes = Map.of("oneOf", List.of(
+                        Map.of("type", "object", "properties", Map.of("kind", Map.of("const", "circle"))),
+                        Map.of("type", "object", "properties", Map.of("kind", Map.of("const", "square")))),
+                "discriminator", Map.of("propertyName", "kind"));
+
+        assertThat(Schema.fromJsonSchema(shapes).toJsonSchema()).containsKey("discriminator");
+        assertRefused(Map.of("discriminator", "kind"), "/discriminator", "discriminator");
     }
 
     @Test
@@ -122,6 +149,9 @@ class JsonSchemaReaderTest {
                 "properties", Map.of("node", Map.of("$ref", "#/definitions/node")),
                 "definitions", Map.of("node", Map.of("type", "string")));
         assertThat(Schema.fromJsonSchema(zod).resolve("#/definitions/node")).contains(Map.of("type", "string"));
+        assertThat(Schema.fromJsonSchema(Map.of("$schema", DRAFT_07, "definitions", Map.of("node",
+                Map.of("type", "object", "properties", Map.of("next", Map.of("$ref", "#/definitions/node")))),
+                "$ref", "#/definitions/node")).toJsonSchema()).containsEntry("$schema", DRAFT_07);
         assertRefused(Map.of("$schema", "http://json-schema.org/draft-04/schema#"), "/$schema", "$schema");
     }
 
@@ -131,6 +161,12 @@ class JsonSchemaReaderTest {
         assertRefused(Map.of("$schema", draft07, "items", List.of(Map.of("type", "string"))), "/items", "items");
         assertRefused(Map.of("$schema", draft07, "additionalItems", false), "/additionalItems", "additionalItems");
         assertRefused(Map.of("$schema", draft07, "dependencies", Map.of()), "/dependencies", "dependencies");
+        assertRefused(Map.of("$schema", draft07, "prefixItems", List.of(true)), "/prefixItems", "prefixItems");
+        assertRefused(Map.of("$schema", draft07, "definitions", Map.of("n", Map.of("type", "integer")),
+                        "properties", Map.of("a", Map.of("$ref", "#/definitions/n", "minimum", 1))),
+                "/properties/a/minimum", "minimum");
+        assertThat(Schema.fromJsonSchema(Map.of("$schema", draft07, "definitions", Map.of("n", Map.of()),
+                "properties", Map.of("a", Map.of("$ref", "#/definitions/n", "description", "kept"))))).isNotNull();
     }
 
     @Test
@@ -144,6 +180,8 @@ class JsonSchemaReaderTest {
         assertThatThrownBy(() -> Schema.fromJsonSchema(deep)).isInstanceOfSatisfying(PaganticException.class,
                 e -> assertThat(e.description()).contains("nested deeper"));
     }
+
+    private static final String DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 
     private static void assertRefused(Map<String, ?> document, String pointer, String keyword) {
         assertThatThrownBy(() -> Schema.fromJsonSchema(document)).isInstanceOfSatisfying(PaganticException.class,

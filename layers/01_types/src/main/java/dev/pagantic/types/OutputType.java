@@ -7,6 +7,7 @@ import java.lang.reflect.Type;
 import java.util.Map;
 import java.util.Objects;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.TreeNode;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
 
@@ -18,11 +19,11 @@ import tools.jackson.databind.JavaType;
  * <pre>{@code
  * OutputType<Invoice> invoice = OutputType.of(Invoice.class);
  * OutputContract contract = OutputContract.of(invoice.schema());
- * Invoice result = invoice.convert(response.structuredOutput().orElseThrow());
+ * Invoice result = response.structuredOutput(invoice).orElseThrow(); // SystemResponse calls convert
  * }</pre>
  *
- * <p>Conversion takes the parsed JSON value (maps, lists, strings, numbers, booleans, {@code null}: what the
- * constraint pipeline already parsed and validated), so the text is parsed once. Immutable and thread-safe.
+ * <p>Conversion takes the parsed JSON value (a Jackson tree, as the constraint pipeline parsed and validated it, or
+ * maps, lists, strings, numbers, booleans and {@code null}), so the text is parsed once. Immutable and thread-safe.
  *
  * @param <T> the Java type
  */
@@ -77,6 +78,9 @@ public final class OutputType<T> {
      */
     public T convert(Object json) {
         try {
+            if (json instanceof TreeNode tree) {
+                return generator.mapper().treeToValue(tree, type); // walks a parsed tree without writing it out
+            }
             return generator.mapper().convertValue(json, type);
         } catch (JacksonException | IllegalArgumentException e) {
             throw notConvertible(e);

@@ -118,9 +118,13 @@ public final class ConstraintPipeline {
         List<EnumChange> enumChanges = List.of();
         if (enumLocations != null) {
             steps.add(PipelineStep.ENUM_NORMALIZATION);
-            EnumNormalization normalization = EnumNormalizer.normalizeChecked(json, enumLocations);
-            json = normalization.json();
-            enumChanges = normalization.changes();
+            // Output parsed as it came with exact enum values (what a grammar makes a model write) needs no second
+            // read of the text: the parse is shared with validation and, after it, conversion to a Java type.
+            if (parsed == null || !EnumNormalizer.isExact(parsed, enumLocations)) {
+                EnumNormalization normalization = EnumNormalizer.normalizeChecked(json, enumLocations);
+                json = normalization.json();
+                enumChanges = normalization.changes();
+            }
         }
 
         steps.add(PipelineStep.SCHEMA_VALIDATION);

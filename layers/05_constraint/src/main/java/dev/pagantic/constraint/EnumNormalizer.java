@@ -5,10 +5,12 @@ import dev.pagantic.core.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Rewrites enum values to the schema's canonical spelling (the seed's {@code NormalizeEnumValues}): a string whose
@@ -76,6 +78,35 @@ public final class EnumNormalizer {
         }
         out.append(json, copied, json.length());
         return new EnumNormalization(out.toString(), changes);
+    }
+
+    /**
+     * Whether every string of an already parsed value that the schema lists values for is exactly one of them, so
+     * that normalisation would change nothing: checked on the tree, without reading the text again. A grammar-
+     * constrained model writes exact values, so the pipeline usually stops here.
+     */
+    static boolean isExact(JsonNode value, SchemaLocations locations) {
+        return isExact(value, locations, locations.root());
+    }
+
+    private static boolean isExact(JsonNode value, SchemaLocations locations, SchemaLocations.At here) {
+        if (value.isObject()) {
+            for (Map.Entry<String, JsonNode> member : value.properties()) {
+                if (!isExact(member.getValue(), locations, locations.property(here, member.getKey()))) {
+                    return false;
+                }
+            }
+        } else if (value.isArray()) {
+            for (int i = 0; i < value.size(); i++) {
+                if (!isExact(value.get(i), locations, locations.item(here, i))) {
+                    return false;
+                }
+            }
+        } else if (value.isString()) {
+            List<String> values = locations.stringValues(here);
+            return values.isEmpty() || values.contains(value.stringValue());
+        }
+        return true;
     }
 
     /** The canonical value for {@code value}, or the value itself when it is exact, unknown or ambiguous. */

@@ -148,8 +148,11 @@ public final class SchemaValidator {
         }
         // Without its $id: the registry would remember the schema under it, and resolve a later schema's references
         // against an earlier one that used the same $id. References are local, so the base URI is not needed.
+        // Without its $schema: a draft-07 document the reader accepted means the same under draft 2020-12, whose
+        // dialect (with the strict and OpenAPI formats) validates every schema.
         ObjectNode document = JsonText.MAPPER.valueToTree(schema.toJsonSchema());
         document.remove("$id");
+        document.remove("$schema");
         com.networknt.schema.Schema compiled = registry.getSchema(document);
         synchronized (cache) {
             com.networknt.schema.Schema existing = cache.putIfAbsent(schema, compiled);

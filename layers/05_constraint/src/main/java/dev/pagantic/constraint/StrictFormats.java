@@ -10,16 +10,20 @@ import com.networknt.schema.format.IriFormat;
 import com.networknt.schema.format.IriReferenceFormat;
 import com.networknt.schema.format.UriFormat;
 import com.networknt.schema.format.UriReferenceFormat;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Draft 2020-12 with the format checks that networknt leaves too lenient made exact, as the JSON Schema Test Suite
  * measures them: URIs and IRIs (a port of digits only, one {@code @} at most in the authority, no leading zero in an
  * IPv4 address inside an IPv6 literal; IPvFuture literals, which the library refuses, accepted) and durations (RFC 3339's
- * grammar, in which units are contiguous: no {@code P1Y2D}). The library's own check still runs first.
+ * grammar, in which units are contiguous: no {@code P1Y2D}). The library's own check still runs first. OpenAPI's
+ * {@code int32} and {@code int64}, which Spring AI and LangChain4j write, are added: a number must be an integer in the
+ * format's range (other instance types pass, as for every format).
  */
 final class StrictFormats {
 
@@ -46,8 +50,32 @@ final class StrictFormats {
                         strict(new UriReferenceFormat(), StrictFormats::authorityIsExact),
                         strict(new IriFormat(), StrictFormats::authorityIsExact),
                         strict(new IriReferenceFormat(), StrictFormats::authorityIsExact),
-                        strict(new DurationFormat(), value -> DURATION.matcher(value).matches())))
+                        strict(new DurationFormat(), value -> DURATION.matcher(value).matches()),
+                        integerRange("int32", Integer.MIN_VALUE, Integer.MAX_VALUE),
+                        integerRange("int64", Long.MIN_VALUE, Long.MAX_VALUE)))
                 .build();
+    }
+
+    /** An OpenAPI integer format: a JSON number that is an integer within [min, max]. */
+    private static Format integerRange(String name, long min, long max) {
+        BigDecimal low = BigDecimal.valueOf(min);
+        BigDecimal high = BigDecimal.valueOf(max);
+        return new Format() {
+            @Override
+            public String getName() {
+                return name;
+            }
+
+            @Override
+            public boolean matches(ExecutionContext context, SchemaContext schemaContext, JsonNode value) {
+                if (!value.isNumber()) {
+                    return true;
+                }
+                BigDecimal number = value.decimalValue();
+                return number.stripTrailingZeros().scale() <= 0 && number.compareTo(low) >= 0
+                        && number.compareTo(high) <= 0;
+            }
+        };
     }
 
     private static Format strict(Format library, Predicate<String> also) {

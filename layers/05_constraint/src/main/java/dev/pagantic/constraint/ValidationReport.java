@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * What the {@link ConstraintPipeline} did to one output and what is left wrong with it; it becomes the
@@ -35,6 +36,20 @@ public record ValidationReport(String output, String json, JsonNode value, List<
         repairs = List.copyOf(repairs);
         enumChanges = List.copyOf(enumChanges);
         violations = List.copyOf(violations);
+    }
+
+    /**
+     * The report on output cut off at the token limit: nothing ran on it (a prefix of JSON is no JSON value, and
+     * repairing it would invent the rest), its value is missing, and its one violation says why.
+     */
+    public static ValidationReport cutOff(String output) {
+        return new ValidationReport(output, output, MissingNode.getInstance(), List.of(), List.of(), List.of(),
+                List.of(new Violation("$", Violation.CUT_OFF, "the output was cut off at the token limit")));
+    }
+
+    /** Whether the output was cut off at the token limit and not validated ({@link #cutOff}). */
+    public boolean isCutOff() {
+        return violations.size() == 1 && violations.get(0).keyword().equals(Violation.CUT_OFF);
     }
 
     /** A deep copy of the final JSON value. */

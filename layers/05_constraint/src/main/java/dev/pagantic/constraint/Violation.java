@@ -16,6 +16,9 @@ public record Violation(String path, String keyword, String message) {
     /** The keyword of a grammar rejection. */
     public static final String GRAMMAR = "grammar";
 
+    /** The keyword of output cut off at the token limit, which is never validated (see {@link ValidationReport#cutOff}). */
+    public static final String CUT_OFF = "cut-off";
+
     public Violation {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(keyword, "keyword");

@@ -61,6 +61,9 @@
  *       token limit (which never conforms) still conforms if its repaired JSON does.</li>
  *   <li><b>The parsed value</b> is a Jackson {@code JsonNode} with exact numbers (BigDecimal, trailing zeros kept);
  *       the report hands out deep copies so that it stays immutable.</li>
+ *   <li><b>Cut-off output is not processed.</b> Output cut off at the token limit gets
+ *       {@code ValidationReport.cutOff} (no steps, one {@code cut-off} violation) from its caller: repairing a prefix
+ *       would invent the rest.</li>
  *   <li><b>Lenient by default.</b> The pipeline reports remaining violations; {@code strict(true)} throws them.
  *       Invalid JSON that cannot (or may not) be repaired always throws {@code CONSTRAINT_JSON_INVALID}, since there
  *       is no JSON to report on.</li>

@@ -161,4 +161,33 @@ class SchemaValidatorTest {
         assertThat(validator.violations("{\"v\": 1, \"kids\": [{\"v\": -2}]}", tree))
                 .extracting(Violation::path).containsExactly("$.kids[0].v");
     }
+
+    @Test
+    void openApiIntegerFormatsCheckTheRangeAndTheOtherAnnotationFormatsPass() {
+        Schema numbers = Schema.fromJsonSchema(java.util.Map.of("type", "object", "properties", java.util.Map.of(
+                "small", java.util.Map.of("type", "integer", "format", "int32"),
+                "big", java.util.Map.of("type", "integer", "format", "int64"),
+                "ratio", java.util.Map.of("type", "number", "format", "double"),
+                "code", java.util.Map.of("type", "string", "format", "starts_with", "pattern", "^ab"))));
+
+        assertThat(validator.violations("{\"small\": 2147483647, \"big\": -9223372036854775808, \"ratio\": 1e300, "
+                + "\"code\": \"abc\"}", numbers)).isEmpty();
+        assertThat(validator.violations("{\"small\": 2147483648, \"big\": 9223372036854775808}", numbers))
+                .extracting(Violation::path, Violation::keyword).containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple("$.small", "format"),
+                        org.assertj.core.groups.Tuple.tuple("$.big", "format"));
+        assertThat(validator.violations("{\"code\": \"xyz\"}", numbers)).extracting(Violation::keyword)
+                .containsExactly("pattern");
+    }
+
+    @Test
+    void aDraft07DocumentIsValidatedByWhatItMeans() {
+        Schema list = Schema.fromJsonSchema(java.util.Map.of("$schema", "http://json-schema.org/draft-07/schema#",
+                "definitions", java.util.Map.of("item", java.util.Map.of("type", "string", "format", "date")),
+                "type", "array", "items", java.util.Map.of("$ref", "#/definitions/item")));
+
+        assertThat(validator.violations("[\"2024-02-29\"]", list)).isEmpty();
+        assertThat(validator.violations("[\"2023-02-29\", 3]", list)).extracting(Violation::path)
+                .containsExactlyInAnyOrder("$[0]", "$[1]");
+    }
 }

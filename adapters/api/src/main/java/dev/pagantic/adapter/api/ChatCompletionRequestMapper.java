@@ -229,8 +229,11 @@ final class ChatCompletionRequestMapper {
                 JsonNode schema = format.path("json_schema").path("schema");
                 require(schema.isObject(), "response_format json_schema needs 'json_schema.schema', a JSON Schema "
                         + "object");
-                request.mode(Mode.STRUCTURED)
-                        .output(OutputContract.of(Schema.fromJsonSchema(JSON.convertValue(schema, OBJECT))));
+                // Strict: an answer that still breaks the schema after repair and retries is a 422, never content
+                // with a 200 (an answer cut off at max_tokens is a 200 with finish_reason "length", as OpenAI's).
+                request.mode(Mode.STRUCTURED).output(OutputContract.builder()
+                        .schema(Schema.fromJsonSchema(JSON.convertValue(schema, OBJECT))).strictValidation(true)
+                        .build());
                 return true;
             case "json_object":
                 throw ApiFailure.badRequest("response_format 'json_object' is not supported: send 'json_schema' with "

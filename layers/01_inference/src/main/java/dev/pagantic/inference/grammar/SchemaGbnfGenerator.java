@@ -70,7 +70,7 @@ final class SchemaGbnfGenerator {
     /** Keywords that never constrain an instance. */
     private static final Set<String> ANNOTATIONS = Set.of("title", "description", "default", "examples", "$comment",
             "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType", "contentSchema", "$schema",
-            "$id", "$defs", "definitions");
+            "$id", "$defs", "definitions", "discriminator");
 
     /** Keywords that apply to any instance and that a grammar does not carry. */
     private static final List<String> ALWAYS_AFTER = List.of("not", "if", "then", "else");
@@ -456,7 +456,7 @@ final class SchemaGbnfGenerator {
 
     private String numberRule(List<Part> leaves) {
         for (Part leaf : leaves) {
-            deferPresent(leaf, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf");
+            deferPresent(leaf, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format");
         }
         return out.primitive("number");
     }
@@ -466,7 +466,7 @@ final class SchemaGbnfGenerator {
         BigInteger low = null;
         BigInteger high = null;
         for (Part leaf : leaves) {
-            deferPresent(leaf, "multipleOf");
+            deferPresent(leaf, "multipleOf", "format");
             if (leaf.get("minimum") instanceof Number n) {
                 low = max(low, JsonLiterals.decimal(n).setScale(0, RoundingMode.CEILING).toBigIntegerExact());
             }

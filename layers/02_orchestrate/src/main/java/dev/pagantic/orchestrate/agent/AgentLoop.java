@@ -6,6 +6,7 @@ import dev.pagantic.constraint.SchemaValidator;
 import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Role;
@@ -33,6 +34,7 @@ import dev.pagantic.orchestrate.spi.InvocationKind;
 import dev.pagantic.orchestrate.spi.Observer;
 import dev.pagantic.tool.ToolExecutor;
 import dev.pagantic.tool.ToolRegistry;
+import dev.pagantic.types.OutputType;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -78,7 +80,9 @@ import org.jspecify.annotations.Nullable;
  * disabled, with the configured GBNF grammar (or one derived from the schema when the engine declares
  * {@link Capability#GRAMMAR}), with the schema when the engine declares {@link Capability#SCHEMA}, and then the strict
  * constraint pipeline. A structured turn offers no tools, ignores the turn's hooks but the lifecycle, and is not
- * retried here (the {@code SpecializedLoop} retries).
+ * retried here (the {@code SpecializedLoop} retries). An answer cut off at the token limit is returned as it is, with
+ * finish reason {@code LENGTH}, unvalidated. {@link #chatStructured(CallContext, String, OutputType)} asks for a Java
+ * type ({@link OutputType}) and returns the answer converted to it.
  *
  * <h2>Events</h2>
  * Next to the inference events, the loop records a {@code tool} event per tool execution (tool, {@code tool_call_id},
@@ -247,12 +251,41 @@ public final class AgentLoop implements AutoCloseable {
      */
     public Result chatStructured(CallContext ctx, String userMessage, Schema schema, InferenceSettings turnSettings,
                                  TurnOptions options) {
+        return structuredTurn(ctx, userMessage, schema, turnSettings, options).result();
+    }
+
+    /**
+     * Runs one structured turn for a Java type: the type's schema, then the validated JSON converted to the type (one
+     * parse of the output, shared by validation and conversion).
+     *
+     * <pre>{@code
+     * Invoice invoice = loop.chatStructured(ctx, "Extract the invoice: ...", OutputType.of(Invoice.class));
+     * }</pre>
+     *
+     * @throws PaganticException as {@link #chatStructured(CallContext, String, Schema)}; also
+     *                           {@code CONSTRAINT_SCHEMA_INVALID} when the output does not convert to the type, and
+     *                           {@code CONSTRAINT_JSON_INVALID} (not retryable) when it was cut off at the token limit
+     */
+    public <T> T chatStructured(CallContext ctx, String userMessage, OutputType<T> type) {
+        requireNonNull(type, "type");
+        StructuredTurn turn = structuredTurn(ctx, userMessage, type.schema(), InferenceSettings.DEFAULTS,
+                TurnOptions.DEFAULTS);
+        return StructuredOutput.convert(type, turn.report(), turn.result());
+    }
+
+    /** A structured turn's result and the constraint pipeline's report on it. */
+    private record StructuredTurn(Result result, ValidationReport report) {
+    }
+
+    private StructuredTurn structuredTurn(CallContext ctx, String userMessage, Schema schema,
+                                          InferenceSettings turnSettings, TurnOptions options) {
         requireNonNull(ctx, "ctx");
         requireNonNull(userMessage, "userMessage");
         requireNonNull(schema, "schema");
         requireNonNull(turnSettings, "settings");
         requireNonNull(options, "options");
-        return turn(ctx, List.of(Message.user(userMessage)), options, phases -> {
+        ValidationReport[] report = new ValidationReport[1];
+        Result result = turn(ctx, List.of(Message.user(userMessage)), options, phases -> {
             List<Message> context = EphemeralContext.fetch(settings.contextProvider().orElse(null),
                     settings.eventLog(), ctx, userMessage);
             List<Message> messages = new ContextInjection(context, settings.contextPlacement().orElse(null), 1)
@@ -264,19 +297,24 @@ public final class AgentLoop implements AutoCloseable {
                             settings.inference().overrideWith(turnSettings)),
                     options.stream().orElse(settings.stream()));
             ctx.throwIfDone();
-            phases.validate("constraint pipeline: JSON check, repair, enum normalisation, schema validation");
-            if (validator == null) {
-                validator = new SchemaValidator();
+            if (answer.result().finishReason() == FinishReason.LENGTH) {
+                phases.validate("the answer was cut off at the token limit: returned unvalidated");
+                report[0] = ValidationReport.cutOff(answer.result().content());
+            } else {
+                phases.validate("constraint pipeline: JSON check, repair, enum normalisation, schema validation");
+                if (validator == null) {
+                    validator = new SchemaValidator();
+                }
+                report[0] = StructuredOutput.pipeline(schema, answer.grammar(), true, true, validator)
+                        .process(answer.result().content());
             }
-            ValidationReport report = StructuredOutput.pipeline(schema, answer.grammar(), true, true, validator)
-                    .process(answer.result().content());
-            Message stored = Message.assistant(report.json());
+            Message stored = Message.assistant(report[0].json());
             memory.append(stored);
-            phases.complete("structured output valid");
-            Result result = answer.result();
-            return new AgentTurn(result.toBuilder().content(report.json()).toolCalls(List.of())
+            phases.complete(report[0].isCutOff() ? "structured output cut off" : "structured output valid");
+            return new AgentTurn(answer.result().toBuilder().content(report[0].json()).toolCalls(List.of())
                     .messages(List.of(stored)).build(), List.of(), List.of());
         }).result();
+        return new StructuredTurn(result, report[0]);
     }
 
     /**

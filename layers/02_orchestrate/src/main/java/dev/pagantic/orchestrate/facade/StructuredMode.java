@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * {@link Mode#STRUCTURED}: a {@link SpecializedLoop} call. The prompt is the last user message; system messages in the
  * request replace the configured system prompt; with registered tools the call has a tool phase first. The response
  * carries the raw model output as content, the structured output, the validation result, the usage, the tool calls
- * made and, with rules, their pass rate as the confidence (source {@code validation}).
+ * made and, with rules, their pass rate as the confidence (source {@code validation}). An answer cut off at the token
+ * limit is a success with finish reason {@code LENGTH}, the partial output as content and no structured output.
  */
 final class StructuredMode implements ModeRunner {
 
@@ -54,7 +55,9 @@ final class StructuredMode implements ModeRunner {
                 .validationResult(ValidationResult.from(report))
                 .tokenUsage(outcome.usage())
                 .finishReason(result.result().finishReason());
-        JsonTrees.fromJsonNode(report.value()).ifPresent(response::structuredOutput);
+        if (!result.cutOff()) {
+            JsonTrees.fromJsonNode(report.value()).ifPresent(response::structuredOutput);
+        }
         outcome.toolExecutions().forEach(e -> response.toolCallMade(ToolCallRecord.from(e)));
         result.rules().ifPresent(checked -> response.confidence(checked.passRate(), ConfidenceSource.VALIDATION));
         return response.build();

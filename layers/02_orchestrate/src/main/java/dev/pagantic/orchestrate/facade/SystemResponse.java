@@ -8,6 +8,7 @@ import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Preconditions;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
+import dev.pagantic.types.OutputType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -107,6 +108,25 @@ public record SystemResponse(String requestId, String sessionId, String content,
         builder.error = error;
         builder.finishReason = Optional.of(finishReason);
         return builder;
+    }
+
+    /**
+     * The structured output converted to a Java type; empty when there is none (a failed request, an answer cut off
+     * at the token limit, a mode without a schema). Ask for the type's schema in the request's contract:
+     *
+     * <pre>{@code
+     * OutputType<Invoice> invoice = OutputType.of(Invoice.class);
+     * SystemRequest request = SystemRequest.builder().user(text).mode(Mode.STRUCTURED)
+     *         .output(OutputContract.of(invoice.schema())).build();
+     * Invoice result = orchestrator.execute(request).structuredOutput(invoice).orElseThrow();
+     * }</pre>
+     *
+     * @throws dev.pagantic.core.PaganticException {@code CONSTRAINT_SCHEMA_INVALID} with the JSON pointer when the
+     *                                             output does not convert to the type
+     */
+    public <T> Optional<T> structuredOutput(OutputType<T> type) {
+        requireNonNull(type, "type");
+        return structuredOutput.map(type::convert);
     }
 
     /** Whether the request succeeded (no error; handing caller tool calls back is a success). */

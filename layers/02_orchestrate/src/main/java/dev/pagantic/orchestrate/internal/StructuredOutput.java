@@ -2,8 +2,12 @@ package dev.pagantic.orchestrate.internal;
 
 import dev.pagantic.constraint.ConstraintPipeline;
 import dev.pagantic.constraint.SchemaValidator;
+import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
+import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.InferenceSettings;
@@ -12,6 +16,7 @@ import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.inference.grammar.GbnfGrammar;
+import dev.pagantic.types.OutputType;
 import java.util.List;
 import java.util.Optional;
 
@@ -74,6 +79,23 @@ public final class StructuredOutput {
             request.schema(schema);
         }
         return new Constrained(call.infer(ctx, request.build(), stream), grammar);
+    }
+
+    /**
+     * The validated output converted to a Java type, from the tree the pipeline parsed (the output is parsed once).
+     *
+     * @throws PaganticException {@code CONSTRAINT_JSON_INVALID}, not retryable, when the output was cut off at the
+     *                           token limit (the same limit would cut it again); {@code CONSTRAINT_SCHEMA_INVALID}
+     *                           when it does not convert to the type
+     */
+    public static <T> T convert(OutputType<T> type, ValidationReport report, Result result) {
+        if (report.isCutOff()) {
+            throw PaganticException.builder(ErrorCode.CONSTRAINT_JSON_INVALID, "the structured output was cut off "
+                            + "at the token limit after " + result.usage().outputTokens() + " tokens, so it is no "
+                            + type.javaType().toCanonical() + ": raise maxTokens").retryable(false)
+                    .detail("finish_reason", FinishReason.LENGTH.wireName()).build();
+        }
+        return type.convert(report.value());
     }
 
     /** The constraint pipeline for the schema and the grammar the output was generated under. */

@@ -8,6 +8,7 @@ import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.FailureCategory;
+import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
@@ -34,6 +35,7 @@ import dev.pagantic.orchestrate.ports.ContextProvider;
 import dev.pagantic.tool.ToolExecution;
 import dev.pagantic.tool.ToolExecutor;
 import dev.pagantic.tool.ToolRegistry;
+import dev.pagantic.types.OutputType;
 import dev.pagantic.validate.RetryOutcome;
 import dev.pagantic.validate.RetryPolicy;
 import dev.pagantic.validate.RuleReport;
@@ -58,6 +60,9 @@ import org.jspecify.annotations.Nullable;
  *       grammar, schema, temperature {@value AgentLoop#STRUCTURED_TEMPERATURE} unless the settings say otherwise,
  *       thinking disabled), then the constraint pipeline (JSON check, repair when allowed, enum normalisation, schema
  *       validation, grammar conformance) and the configured rules;</li>
+ *   <li>an answer cut off at the token limit (finish reason {@code LENGTH}) is returned as it is, with that finish
+ *       reason and a {@link ValidationReport#cutOff cut-off report}: neither repaired (which would invent the rest),
+ *       nor validated, nor retried (the same limit would cut it again). It is never reported valid;</li>
  *   <li>an attempt that fails with a {@code ConstraintFailure} or a {@code ValidationFailure} is retried according to
  *       the {@link RetryPolicy} (by default three attempts in all, without delay, on those two categories only); other
  *       failures end the call. A retry repeats only the structured phase: the conversation of the tool phase is kept,
@@ -134,6 +139,30 @@ public final class SpecializedLoop implements AutoCloseable {
      */
     public Result call(CallContext ctx, String prompt) {
         return run(ctx, prompt, InferenceSettings.DEFAULTS, TurnOptions.DEFAULTS).orElseThrow().result();
+    }
+
+    /**
+     * Produces the structured output as a Java type: the loop's schema must be the type's ({@code .schema(type
+     * .schema())} on the builder), and the validated output is converted to the type from the tree validation parsed.
+     *
+     * <pre>{@code
+     * OutputType<Invoice> invoice = OutputType.of(Invoice.class);
+     * try (SpecializedLoop extract = SpecializedLoop.builder().engine(engine).schema(invoice.schema()).build()) {
+     *     Invoice result = extract.call(ctx, "Extract the invoice: ...", invoice);
+     * }
+     * }</pre>
+     *
+     * @throws PaganticException as {@link #call(CallContext, String)}; {@code CONFIG_INVALID} when the type's schema
+     *                           is not the loop's; {@code CONSTRAINT_SCHEMA_INVALID} when the output does not convert
+     *                           to the type; {@code CONSTRAINT_JSON_INVALID} (not retryable) when it was cut off at
+     *                           the token limit
+     */
+    public <T> T call(CallContext ctx, String prompt, OutputType<T> type) {
+        requireNonNull(type, "type");
+        require(type.schema().equals(schema), "the output type's schema is not this loop's: build the loop with "
+                + "schema(type.schema()) (type " + type.javaType().toCanonical() + ")");
+        SpecializedResult result = run(ctx, prompt, InferenceSettings.DEFAULTS, TurnOptions.DEFAULTS).orElseThrow();
+        return StructuredOutput.convert(type, result.validation(), result.result());
     }
 
     /** Produces the structured output in a {@linkplain CallContext#background() background context}. */
@@ -249,6 +278,9 @@ public final class SpecializedLoop implements AutoCloseable {
                     options.stream().orElse(settings.stream()));
             usage = usage.plus(answer.result().usage());
             ctx.throwIfDone();
+            if (answer.result().finishReason() == FinishReason.LENGTH) {
+                return cutOff(answer.result(), number);
+            }
             phases.validate("constraint pipeline and rules on attempt " + number);
             ValidationReport report = StructuredOutput.pipeline(schema, answer.grammar(), repairAllowed,
                     strictValidation, validator).process(answer.result().content());
@@ -263,6 +295,14 @@ public final class SpecializedLoop implements AutoCloseable {
             Result result = answer.result().toBuilder().content(report.json()).toolCalls(List.of())
                     .messages(List.of(stored)).usage(usage).build();
             return new SpecializedResult(result, report, checked, toolExecutions, number);
+        }
+
+        private SpecializedResult cutOff(Result answer, int number) {
+            phases.validate("attempt " + number + " was cut off at the token limit: returned unvalidated");
+            Result result = answer.toBuilder().toolCalls(List.of())
+                    .messages(List.of(Message.assistant(answer.content()))).usage(usage).build();
+            return new SpecializedResult(result, ValidationReport.cutOff(answer.content()), Optional.empty(),
+                    toolExecutions, number);
         }
 
         /** The history the structured phase continues: the system prompt and context, then the tool phase. */

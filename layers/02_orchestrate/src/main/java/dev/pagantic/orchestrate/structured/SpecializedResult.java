@@ -13,7 +13,8 @@ import java.util.Optional;
  *
  * @param result         the structured answer: its content is the validated (possibly repaired and normalised) JSON
  *                       and its usage the sum over every inference of every attempt
- * @param validation     the constraint pipeline's report on the answer; with strict validation it is always valid
+ * @param validation     the constraint pipeline's report on the answer; with strict validation it is always valid,
+ *                       except for an answer {@linkplain #cutOff() cut off} at the token limit
  * @param rules          the report of the loop's rules on the answer, when rules are configured
  * @param toolExecutions every tool call of every attempt, in the order they were made, failed ones included
  * @param attempts       how many attempts ran (1 when the first answer was valid)
@@ -34,6 +35,14 @@ public record SpecializedResult(Result result, ValidationReport validation, Opti
     /** The validated JSON text (the result's content). */
     public String content() {
         return result.content();
+    }
+
+    /**
+     * Whether the answer was cut off at the token limit (finish reason {@code LENGTH}): its content is the partial
+     * output, unvalidated, and its report {@linkplain ValidationReport#cutOff says so}.
+     */
+    public boolean cutOff() {
+        return validation.isCutOff();
     }
 
     /** Whether the answer passed the constraint pipeline and every rule. */

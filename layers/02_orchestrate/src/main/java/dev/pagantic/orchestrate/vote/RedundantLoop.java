@@ -231,8 +231,11 @@ public final class RedundantLoop implements AutoCloseable {
         TokenUsage usage = TokenUsage.ZERO;
         for (Outcome<SpecializedResult> outcome : replicas) {
             usage = usage.plus(outcome.usage());
-            outcome.value().ifPresent(value -> candidates.add(value.content()));
-            outcome.failure().ifPresent(failure -> {
+            Optional<PaganticException> failed = outcome.failure().or(() -> outcome.value()
+                    .filter(SpecializedResult::cutOff).map(cut -> PaganticException.of(ErrorCode.CONSTRAINT_JSON_INVALID,
+                            "the replica's answer was cut off at the token limit")));
+            outcome.value().filter(value -> !value.cutOff()).ifPresent(value -> candidates.add(value.content()));
+            failed.ifPresent(failure -> {
                 failures.add(failure);
                 phases.recovered(failure);
             });

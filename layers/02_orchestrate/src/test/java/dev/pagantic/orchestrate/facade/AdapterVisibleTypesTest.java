@@ -17,16 +17,17 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Adapters may call methods on core and facade types and on the two values the facade carries from other packages
+ * Adapters may call methods on core and facade types, on the two values the facade carries from other packages
  * (the request's {@link dev.pagantic.inference.InferenceSettings} and multi-model
- * {@link dev.pagantic.orchestrate.multimodel.Directive}) only, so everything reachable from the request's and the
- * response's accessors (and their builders) must be one of those or a JDK type.
+ * {@link dev.pagantic.orchestrate.multimodel.Directive}) and on the types layer's {@code OutputType} (which the
+ * response converts its structured output with) only, so everything reachable from the request's and the response's
+ * accessors (and their builders) must be one of those or a JDK type.
  */
 class AdapterVisibleTypesTest {
 
     private static final List<String> ALLOWED = List.of("java.", "dev.pagantic.core.",
             "dev.pagantic.orchestrate.facade.", "dev.pagantic.inference.InferenceSettings",
-            "dev.pagantic.orchestrate.multimodel.Directive");
+            "dev.pagantic.orchestrate.multimodel.Directive", "dev.pagantic.types.");
 
     @Test
     void theRequestAndResponseExposeOnlyJdkCoreFacadeTypesAndTheValuesTheyCarry() {
