@@ -66,9 +66,13 @@
  * ConfigurationFailure 400; ToolFailure, ConstraintFailure and ValidationFailure 422; InferenceFailure 502, except
  * {@code INFERENCE_CONTEXT_EXCEEDED} 400 and {@code INFERENCE_SATURATED} 503; OrchestrationFailure 500, except
  * {@code ORCHESTRATION_CONCURRENT_USE} 409; Cancellation 499, except {@code CANCELLED_TIMEOUT} 408. The adapter's own
- * refusals: 401 (token), 413 (body size), 400 (malformed, or a message limit), 415 (content type), 429 (queue full or wait timed out), 503 (shutting
- * down). The OpenAI endpoint answers errors as {@code {"error": {"message", "type", "param", "code"}}} with the
- * pagantic code as {@code code}; the native endpoints with {@code FacadeJson}'s error object
+ * refusals: 401 (token), 413 (body size), 400 (malformed, or a message limit), 404 (unknown path or model), 405
+ * (wrong method), 415 (content type), 429 (queue full or wait timed out), 503 (shutting down). The OpenAI endpoints
+ * answer errors as OpenAI does ({@code OpenAiError}): {@code {"error": {"message", "type", "param", "code",
+ * "pagantic_code"}}}, with OpenAI's type and code for the failure, the request field at fault as {@code param}, and
+ * pagantic's code in the extension field; unknown paths and wrong methods get the same document. Bodies must be JSON
+ * ({@code Content-Type: application/json}, or none) in valid UTF-8; messages name the request's fields, never a Java
+ * class. The native endpoints answer with {@code FacadeJson}'s error object
  * ({@code code, category, retryable, message, details}), inside the response document when the facade produced it.
  * No response ever contains a stack trace; a failure of the server itself is logged and answered with a generic 500.
  *
