@@ -38,20 +38,36 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code response_format}: {@code json_schema} selects {@link Mode#STRUCTURED} with the schema as the output
  *       contract; {@code text} is the default; {@code json_object} (JSON without a schema) is refused, since there is
  *       nothing to validate against.</li>
- *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens} (or the older {@code max_tokens}),
- *       {@code seed} and {@code stop} (a string or up to 4 strings) become the request's inference settings, which
- *       reach the engine; {@code presence_penalty} and {@code frequency_penalty} engine options.</li>
- *   <li>Refused rather than ignored, because ignoring them would change the answer: {@code n} other than 1,
- *       {@code logprobs}, and llama-server's {@code grammar} extension. Other fields ({@code user}, {@code metadata},
- *       ...) are ignored.</li>
+ *   <li>{@code temperature} (0 to 2), {@code top_p} (0 to 1), {@code max_completion_tokens} (or the older
+ *       {@code max_tokens}), {@code seed} and {@code stop} (a string or up to 4 strings) become the request's
+ *       inference settings, which reach the engine; {@code presence_penalty} and {@code frequency_penalty} (-2 to 2)
+ *       engine options, as are llama-server's {@code top_k}, {@code min_p}, {@code repeat_penalty},
+ *       {@code repeat_last_n} and {@code cache_prompt}. Ranges are OpenAI's, and so are the codes of a value outside
+ *       them ({@code decimal_above_max_value}, ...).</li>
+ *   <li>{@code n} (1 to 128) is the number of choices ({@link ChatCompletionCall#choices()}).</li>
+ *   <li>Refused (400 {@code unsupported_parameter}) rather than ignored, because ignoring them would change the
+ *       answer: {@code logprobs}, {@code top_logprobs}, {@code logit_bias}, {@code audio}, {@code prediction},
+ *       {@code modalities} other than text, llama-server's {@code grammar} and its other sampling extensions
+ *       ({@code mirostat}, {@code typical_p}, {@code dry_*}, {@code n_probs}, ...). Other fields ({@code user},
+ *       {@code metadata}, {@code store}, ...) are ignored, as OpenAI-compatible servers do.</li>
  * </ul>
- * Failures are {@link ApiFailure}s (400) or the {@link PaganticException} of the facade type that refused a value.
+ * Failures are {@link ApiFailure}s (400, naming the field at fault as {@code param}) or the {@link PaganticException}
+ * of the facade type that refused a value.
  */
 final class ChatCompletionRequestMapper {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** The most stop sequences a request may give, as OpenAI allows. */
     private static final int MAX_STOP = 4;
+    /**
+     * llama-server's request extensions that this server does not honour: refused rather than ignored, since each
+     * changes the answer ({@code top_k}, {@code min_p}, {@code repeat_penalty}, {@code repeat_last_n} and
+     * {@code cache_prompt} are taken).
+     */
+    private static final List<String> LLAMA_SERVER_REFUSED = List.of("json_schema", "mirostat", "mirostat_tau",
+            "mirostat_eta", "typical_p", "dynatemp_range", "dynatemp_exponent", "xtc_probability", "xtc_threshold",
+            "dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers",
+            "top_n_sigma", "n_probs", "samplers", "id_slot", "ignore_eos", "n_keep", "lora");
     /** The most choices a request may ask for, as OpenAI allows. */
     static final int MAX_CHOICES = 128;
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
@@ -309,6 +325,22 @@ final class ChatCompletionRequestMapper {
                 options.put(penalty, number(body, penalty, -2, 2));
             }
         }
+        // llama-server's sampling extensions that the llama.cpp engine takes as options of the same name.
+        if (body.hasNonNull("top_k")) {
+            options.put("top_k", (int) wholeNumber(body, "top_k", 0));
+        }
+        if (body.hasNonNull("repeat_last_n")) {
+            options.put("repeat_last_n", (int) wholeNumber(body, "repeat_last_n", -1));
+        }
+        if (body.hasNonNull("min_p")) {
+            options.put("min_p", number(body, "min_p", 0, 1));
+        }
+        if (body.hasNonNull("repeat_penalty")) {
+            options.put("repeat_penalty", number(body, "repeat_penalty", 0, Float.MAX_VALUE));
+        }
+        if (body.hasNonNull("cache_prompt")) {
+            options.put("cache_prompt", bool(body, "cache_prompt"));
+        }
         return hints.options(options).build();
     }
 
@@ -366,6 +398,10 @@ final class ChatCompletionRequestMapper {
                 "only the 'text' modality is supported");
         require(!body.has("grammar"), "grammar", "unsupported_parameter", "a 'grammar' field (llama-server's "
                 + "extension) is not supported: constrain the output with response_format json_schema");
+        for (String extension : LLAMA_SERVER_REFUSED) {
+            require(!body.hasNonNull(extension), extension, "unsupported_parameter", "llama-server's '" + extension
+                    + "' extension is not supported by this server");
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------- accessors
@@ -402,6 +438,16 @@ final class ChatCompletionRequestMapper {
         require(number >= min, field, "decimal_below_min_value",
                 "'" + field + "' must be at least " + format(min) + ": " + value.asString());
         return number;
+    }
+
+    /** A whole number of at least {@code min}. */
+    private static long wholeNumber(JsonNode node, String field, int min) {
+        JsonNode value = node.path(field);
+        require(value.isIntegralNumber(), field, "invalid_type", "'" + field + "' must be an integer");
+        require(value.canConvertToInt() && value.intValue() >= min, field,
+                value.canConvertToInt() ? "integer_below_min_value" : "integer_above_max_value",
+                "'" + field + "' must be an integer of at least " + min);
+        return value.intValue();
     }
 
     private static String format(double bound) {
