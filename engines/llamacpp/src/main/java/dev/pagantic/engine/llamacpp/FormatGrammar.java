@@ -58,7 +58,10 @@ final class FormatGrammar {
 
     /**
      * The rule of each tool's arguments ({@code args0}, {@code args1}, ...), from its parameter schema. Arguments are
-     * always a JSON object: parameters that do not say so ({@code {}} included) are read as an object of them.
+     * always a JSON object: parameters that do not say so ({@code {}} included) are read as an object of them. Where
+     * the parameters declare properties and say nothing about others, the grammar admits the declared ones only: a
+     * schema read from JSON is open by default, and a small model given an open object writes keys until its token
+     * limit, while no tool has a use for parameters it never described.
      */
     List<String> arguments(List<ToolDefinition> tools) {
         List<String> rules = new ArrayList<>();
@@ -69,11 +72,17 @@ final class FormatGrammar {
     }
 
     private static Schema asObject(Schema parameters) {
-        if (!parameters.types().isEmpty()) {
+        Map<String, Object> document = new LinkedHashMap<>(parameters.toJsonSchema());
+        boolean typed = document.containsKey("type");
+        boolean silentOnOthers = document.containsKey("properties") && !document.containsKey("additionalProperties")
+                && !document.containsKey("patternProperties") && !document.containsKey("unevaluatedProperties");
+        if (typed && !silentOnOthers) {
             return parameters;
         }
-        Map<String, Object> document = new LinkedHashMap<>(parameters.toJsonSchema());
-        document.put("type", "object");
+        document.putIfAbsent("type", "object");
+        if (silentOnOthers) {
+            document.put("additionalProperties", false);
+        }
         return Schema.fromJsonSchema(document);
     }
 

@@ -241,6 +241,10 @@ final class McpConnection implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": interrupted", null);
         }
+        if (step.isCompletedExceptionally() && timedOut(step)) { // the SDK's initialization timeout: the same one
+            throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": no answer within "
+                    + connectTimeout.toMillis() + " ms", null);
+        }
         if (gone.isDone()) { // the server's own story beats the request's failure that followed from it
             step.cancel(true);
             throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": " + gone.join(), null);
@@ -250,14 +254,22 @@ final class McpConnection implements AutoCloseable {
                 return step.get();
             } catch (ExecutionException | InterruptedException | java.util.concurrent.CancellationException e) {
                 Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-                String why = cause instanceof TimeoutException // the SDK's initialization timeout: the same one
-                        ? "no answer within " + connectTimeout.toMillis() + " ms" : describe(cause);
-                throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": " + why, null, cause);
+                throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": " + describe(cause), null, cause);
             }
         }
         step.cancel(true);
         throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": no answer within "
                 + connectTimeout.toMillis() + " ms", null);
+    }
+
+    /** Whether the step failed by the SDK's own timeout (the transport may report its closing first). */
+    private static boolean timedOut(CompletableFuture<?> step) {
+        try {
+            step.join();
+            return false;
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            return e.getCause() instanceof TimeoutException;
+        }
     }
 
     private void listed(List<McpSchema.Tool> listed) {

@@ -8,6 +8,7 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Registration;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.facade.FacadeJson;
 import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.facade.Orchestrator;
@@ -50,7 +51,7 @@ final class PaganticRequestTool {
         SystemResponse response;
         Registration forwarded = ctx.onCancel(() -> cancellation.cancel("the MCP tool call was cancelled"));
         try {
-            response = orchestrator.execute(FacadeJson.requestFromJson(McpJson.write(arguments)), null,
+            response = orchestrator.execute(FacadeJson.requestFromJson(McpJson.write(arguments)), StreamHandler.NOOP,
                     cancellation);
         } finally {
             forwarded.close();

@@ -104,6 +104,12 @@ class EverythingServerTest {
     }
 
     @Test
+    void resourceLinksAreNamedWithTheirUris() {
+        // its count parameter has minimum and maximum, which the 2020-12 reader enforces: no longer refused
+        assertThat(text("get-resource-links", Map.of("count", 2))).contains("[resource link ").contains("://");
+    }
+
+    @Test
     void binaryContentIsDescribedNotInlined() {
         assertThat(text("get-tiny-image", Map.of())).contains("[image image/png, ").doesNotContain("iVBOR");
         assertThat(text("get-annotated-message", Map.of("messageType", "success", "includeImage", true)))
@@ -169,7 +175,7 @@ class EverythingServerTest {
 
         ToolExecution invalid = call(toolbox.registry(), "get-sum", Map.of("a", "two", "b", 2));
         assertThat(invalid.errorCode()).contains(ErrorCode.TOOL_INVALID_ARGUMENTS);
-        assertThat(invalid.result().content()).contains("'a'");
+        assertThat(invalid.result().content()).contains("/a");
     }
 
     @Test
