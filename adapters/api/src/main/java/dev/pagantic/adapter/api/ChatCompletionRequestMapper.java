@@ -233,7 +233,7 @@ final class ChatCompletionRequestMapper {
             require(function.isObject(), "tools", "invalid_type", "a tool needs a 'function' object");
             String name = text(function, "name", "tools[].function");
             JsonNode parameters = function.path("parameters");
-            Schema schema = parameters.isObject() ? openAiSchema(parameters)
+            Schema schema = parameters.isObject() ? Schema.fromJsonSchema(JSON.convertValue(parameters, OBJECT))
                     : Schema.object().build();
             tools.add(ToolDefinition.of(name, optionalText(function, "description"), schema));
         }
@@ -257,7 +257,7 @@ final class ChatCompletionRequestMapper {
                 require(schema.isObject(), "response_format.json_schema.schema", "missing_required_parameter",
                         "response_format json_schema needs 'json_schema.schema', a JSON Schema object");
                 request.mode(Mode.STRUCTURED)
-                        .output(OutputContract.of(openAiSchema(schema)));
+                        .output(OutputContract.of(Schema.fromJsonSchema(JSON.convertValue(schema, OBJECT))));
                 return true;
             case "json_object":
                 throw ApiFailure.badParam("response_format.type", "unsupported_value", "response_format "
@@ -266,22 +266,6 @@ final class ChatCompletionRequestMapper {
                 throw ApiFailure.badParam("response_format.type", "invalid_value", "unsupported response_format type '"
                         + type + "' (text or json_schema)");
         }
-    }
-
-    /**
-     * A schema as OpenAI reads the schemas of {@code response_format} and tool parameters: its own subset of JSON
-     * Schema, whatever {@code $schema} says. Clients' generators stamp draft-07 there (the {@code openai} SDK's
-     * {@code zodResponseFormat}, zod-to-json-schema), and OpenAI ignores it; the keywords of that subset mean the
-     * same in draft 2020-12, which pagantic reads, so a draft-04 to draft-07 {@code $schema} is dropped rather than
-     * refused. Any other {@code $schema} is left for the reader to judge.
-     */
-    private static Schema openAiSchema(JsonNode schema) {
-        Map<String, Object> document = JSON.convertValue(schema, OBJECT);
-        Object declared = document.get("$schema");
-        if (declared instanceof String uri && uri.matches("https?://json-schema\\.org/draft-0[4-7]/schema#?")) {
-            document.remove("$schema");
-        }
-        return Schema.fromJsonSchema(document);
     }
 
     private static ExecutionHints hints(JsonNode body) {

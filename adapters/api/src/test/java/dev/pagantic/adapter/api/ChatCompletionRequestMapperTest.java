@@ -158,15 +158,14 @@ class ChatCompletionRequestMapperTest {
     }
 
     @Test
-    void aDraft07SchemaStampIsReadAsOpenAiReadsItAndOtherUnknownDraftsAreStillRefused() {
+    void aDraft07SchemaAsZodStampsItIsReadAndAnUnknownDialectIsRefused() {
         SystemRequest request = map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"response_format\":"
                 + "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"m\",\"schema\":{\"$schema\":"
                 + "\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"ok\":"
                 + "{\"type\":\"boolean\"}},\"required\":[\"ok\"],\"additionalProperties\":false}}}}").request();
 
         assertThat(request.mode()).isEqualTo(Mode.STRUCTURED);
-        assertThat(request.output().schema().orElseThrow().toJsonSchema()).doesNotContainKey("$schema")
-                .containsKey("properties");
+        assertThat(request.output().schema().orElseThrow().toJsonSchema()).containsKey("properties");
         assertThatThrownBy(() -> map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"response_format\":"
                 + "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"m\",\"schema\":{\"$schema\":"
                 + "\"https://example.com/my-draft\",\"type\":\"object\"}}}}")).isInstanceOf(PaganticException.class);
