@@ -48,13 +48,18 @@ final class OpenAiError {
                 error.code());
     }
 
-    /** The document of a failure with the given parts; {@code openAiCode} and {@code param} may be null. */
+    /**
+     * The document of a failure with the given parts; {@code openAiCode} and {@code param} may be null, and
+     * {@code paganticCode} too for a failure of the server itself (then {@code pagantic_code} is left out).
+     */
     static String document(int status, String openAiCode, String param, String message, ErrorCode paganticCode) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode error = root.putObject("error").put("message", message).put("type", typeOf(status));
         putNullable(error, "param", param);
         putNullable(error, "code", openAiCode);
-        error.put("pagantic_code", paganticCode.name());
+        if (paganticCode != null) { // null: a failure of the server itself, which has no code of its own
+            error.put("pagantic_code", paganticCode.name());
+        }
         return JSON.writeValueAsString(root);
     }
 

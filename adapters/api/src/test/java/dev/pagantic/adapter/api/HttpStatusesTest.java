@@ -47,4 +47,12 @@ class HttpStatusesTest {
         assertThat(OpenAiError.codeOf(ErrorCode.INFERENCE_CONTEXT_EXCEEDED)).isEqualTo("context_length_exceeded");
         assertThat(OpenAiError.paramOf(ErrorCode.INFERENCE_CONTEXT_EXCEEDED)).isEqualTo("messages");
     }
+
+    @Test
+    void aServerFailureHasOpenAisDocumentWithoutAPaganticCode() {
+        String document = OpenAiError.document(500, "server_error", null, "the server failed", null);
+
+        assertThat(document).isEqualTo("{\"error\":{\"message\":\"the server failed\",\"type\":\"server_error\","
+                + "\"param\":null,\"code\":\"server_error\"}}");
+    }
 }
