@@ -96,6 +96,7 @@ public final class ApiServerMain {
         RequestTimelines events = RequestTimelines.create(TIMELINE_CAPACITY);
         Engine engine;
         String modelName;
+        TextEmbedder embedder = null;
         if (options.model().isPresent()) {
             Path model = options.model().get();
             if (!Files.isRegularFile(model)) {
@@ -103,7 +104,7 @@ public final class ApiServerMain {
             }
             // No runtime given: the engine loads the model into a private one and closes it with itself.
             LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model)
-                    .parallel(options.maxConcurrent()).gpuLayers(options.gpuLayers());
+                    .parallel(options.maxConcurrent()).gpuLayers(options.gpuLayers()).embeddings(true);
             if (options.contextSize() > 0) {
                 llama.contextSize(options.contextSize());
             }
@@ -111,7 +112,9 @@ public final class ApiServerMain {
                 llama.threads(options.threads());
             }
             out.println("loading " + model + " ...");
-            engine = llama.build();
+            LlamaCppEngine built = llama.build();
+            engine = built;
+            embedder = built::embed;
             String file = model.getFileName().toString();
             modelName = file.endsWith(".gguf") ? file.substring(0, file.length() - ".gguf".length()) : file;
         } else {
@@ -136,12 +139,17 @@ public final class ApiServerMain {
         }
         Running running = new Running(engine, built);
         try {
-            running.server = ApiServer.builder().orchestrator(running.orchestrator).timelines(events)
+            ApiServer.Builder server = ApiServer.builder().orchestrator(running.orchestrator).timelines(events)
                     .modelName(modelName).host(options.host()).port(options.port())
                     .bearerToken(options.token()).maxConcurrentRequests(options.maxConcurrent())
                     .idleTimeout(Duration.ofSeconds(options.idleTimeoutSeconds()))
                     .minRequestDataRate(options.minRequestRate())
-                    .build().start();
+                    .queueSize(options.queueSize()).queueTimeout(Duration.ofSeconds(options.queueTimeoutSeconds()));
+            options.aliases().forEach(server::alias);
+            if (embedder != null) {
+                server.embeddings(embedder);
+            }
+            running.server = server.build().start();
         } catch (RuntimeException failure) {
             running.close();
             throw failure;

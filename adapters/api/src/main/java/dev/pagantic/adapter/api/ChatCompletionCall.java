@@ -13,12 +13,16 @@ import java.util.Objects;
  * @param includeUsage whether a streamed response ends with a usage chunk ({@code stream_options.include_usage})
  * @param structured   whether {@code response_format} asked for a JSON schema, so that the content is the validated
  *                     JSON rather than the model's raw text
+ * @param choices      how many choices to generate ({@code n}), each a run of the request of its own
  */
 record ChatCompletionCall(SystemRequest request, String model, boolean stream, boolean includeUsage,
-                          boolean structured) {
+                          boolean structured, int choices) {
 
     ChatCompletionCall {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(model, "model");
+        if (choices < 1) {
+            throw new IllegalArgumentException("choices must be positive: " + choices);
+        }
     }
 }

@@ -38,20 +38,38 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code response_format}: {@code json_schema} selects {@link Mode#STRUCTURED} with the schema as the output
  *       contract; {@code text} is the default; {@code json_object} (JSON without a schema) is refused, since there is
  *       nothing to validate against.</li>
- *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens} (or the older {@code max_tokens}),
- *       {@code seed} and {@code stop} (a string or up to 4 strings) become the request's inference settings, which
- *       reach the engine; {@code presence_penalty} and {@code frequency_penalty} engine options.</li>
- *   <li>Refused rather than ignored, because ignoring them would change the answer: {@code n} other than 1,
- *       {@code logprobs}, and llama-server's {@code grammar} extension. Other fields ({@code user}, {@code metadata},
- *       ...) are ignored.</li>
+ *   <li>{@code temperature} (0 to 2), {@code top_p} (0 to 1), {@code max_completion_tokens} (or the older
+ *       {@code max_tokens}), {@code seed} and {@code stop} (a string or up to 4 strings) become the request's
+ *       inference settings, which reach the engine; {@code presence_penalty} and {@code frequency_penalty} (-2 to 2)
+ *       engine options, as are llama-server's {@code top_k}, {@code min_p}, {@code repeat_penalty},
+ *       {@code repeat_last_n} and {@code cache_prompt}. Ranges are OpenAI's, and so are the codes of a value outside
+ *       them ({@code decimal_above_max_value}, ...).</li>
+ *   <li>{@code n} (1 to 128) is the number of choices ({@link ChatCompletionCall#choices()}).</li>
+ *   <li>Refused (400 {@code unsupported_parameter}) rather than ignored, because ignoring them would change the
+ *       answer: {@code logprobs}, {@code top_logprobs}, {@code logit_bias}, {@code audio}, {@code prediction},
+ *       {@code modalities} other than text, llama-server's {@code grammar} and its other sampling extensions
+ *       ({@code mirostat}, {@code typical_p}, {@code dry_*}, {@code n_probs}, ...). Other fields ({@code user},
+ *       {@code metadata}, {@code store}, ...) are ignored, as OpenAI-compatible servers do.</li>
  * </ul>
- * Failures are {@link ApiFailure}s (400) or the {@link PaganticException} of the facade type that refused a value.
+ * Failures are {@link ApiFailure}s (400, naming the field at fault as {@code param}) or the {@link PaganticException}
+ * of the facade type that refused a value.
  */
 final class ChatCompletionRequestMapper {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** The most stop sequences a request may give, as OpenAI allows. */
     private static final int MAX_STOP = 4;
+    /**
+     * llama-server's request extensions that this server does not honour: refused rather than ignored, since each
+     * changes the answer ({@code top_k}, {@code min_p}, {@code repeat_penalty}, {@code repeat_last_n} and
+     * {@code cache_prompt} are taken).
+     */
+    private static final List<String> LLAMA_SERVER_REFUSED = List.of("json_schema", "mirostat", "mirostat_tau",
+            "mirostat_eta", "typical_p", "dynatemp_range", "dynatemp_exponent", "xtc_probability", "xtc_threshold",
+            "dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers",
+            "top_n_sigma", "n_probs", "samplers", "id_slot", "ignore_eos", "n_keep", "lora");
+    /** The most choices a request may ask for, as OpenAI allows. */
+    static final int MAX_CHOICES = 128;
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
 
@@ -72,37 +90,41 @@ final class ChatCompletionRequestMapper {
      *                           temperature out of range)
      */
     ChatCompletionCall map(JsonNode body, String requestId, String traceId) {
-        require(body.isObject(), "the request body must be a JSON object");
+        if (!body.isObject()) {
+            throw ApiFailure.badRequest("the request body must be a JSON object");
+        }
+        require(body.has("messages"), "messages", "missing_required_parameter", "'messages' is required");
         SystemRequest.Builder request = SystemRequest.builder().requestId(requestId).traceId(traceId)
                 .messages(messages(body.path("messages")));
         boolean structured = responseFormat(body.path("response_format"), request);
         List<ToolDefinition> tools = tools(body.path("tools"));
         if (structured && !tools.isEmpty()) {
-            throw ApiFailure.badRequest("'tools' and a json_schema 'response_format' cannot be combined: a structured "
-                    + "answer is one validated JSON document");
+            throw ApiFailure.badParam("tools", "unsupported_value", "'tools' and a json_schema 'response_format' cannot "
+                    + "be combined: a structured answer is one validated JSON document");
         }
         tools.forEach(request::callerTool);
         refuseUnsupported(body);
         request.hints(hints(body));
         JsonNode streamOptions = body.path("stream_options");
+        require(streamOptions.isMissingNode() || streamOptions.isNull() || streamOptions.isObject(), "stream_options",
+                "invalid_type", "'stream_options' must be an object");
         return new ChatCompletionCall(request.build(), optionalText(body, "model"), bool(body, "stream"),
-                streamOptions.isObject() && bool(streamOptions, "include_usage"), structured);
+                streamOptions.isObject() && bool(streamOptions, "include_usage"), structured, choices(body));
     }
 
     // ------------------------------------------------------------------------------------------------------ messages
 
     private List<Message> messages(JsonNode array) {
-        require(array.isArray(), "'messages' must be an array of messages");
-        if (array.size() > limits.maxMessages()) {
-            throw ApiFailure.badRequest("too many messages: " + array.size() + " (the limit is "
-                    + limits.maxMessages() + ")");
-        }
+        require(array.isArray(), "messages", "invalid_type", "'messages' must be an array of messages");
+        require(!array.isEmpty(), "messages", "empty_array", "'messages' must hold at least one message");
+        require(array.size() <= limits.maxMessages(), "messages", "array_above_max_length", "too many messages: "
+                + array.size() + " (the limit is " + limits.maxMessages() + ")");
         List<Message> messages = new ArrayList<>();
         Map<String, String> toolNamesByCallId = new HashMap<>();
         int index = 0;
         for (JsonNode node : array) {
             String where = "messages[" + index++ + "]";
-            require(node.isObject(), where + " must be an object");
+            require(node.isObject(), where, "invalid_type", where + " must be an object");
             String role = text(node, "role", where);
             String content = content(node.path("content"), where);
             switch (role) {
@@ -116,12 +138,12 @@ final class ChatCompletionRequestMapper {
                 case "tool" -> {
                     String callId = text(node, "tool_call_id", where);
                     String name = toolNamesByCallId.getOrDefault(callId, optionalText(node, "name"));
-                    require(!name.isEmpty(), where + " answers tool call '" + callId
-                            + "', which no earlier assistant message made");
+                    require(!name.isEmpty(), where + ".tool_call_id", "invalid_value", where + " answers tool call '"
+                            + callId + "', which no earlier assistant message made");
                     messages.add(Message.toolResult(callId, name, content));
                 }
-                default -> throw ApiFailure.badRequest(where + " has an unsupported role '" + role
-                        + "' (system, developer, user, assistant or tool)");
+                default -> throw ApiFailure.badParam(where + ".role", "invalid_value", where
+                        + " has an unsupported role '" + role + "' (system, developer, user, assistant or tool)");
             }
         }
         return messages;
@@ -138,19 +160,19 @@ final class ChatCompletionRequestMapper {
             List<String> parts = new ArrayList<>();
             for (JsonNode part : content) {
                 String type = part.path("type").asString("");
-                require(type.equals("text") && part.path("text").isString(), where
-                        + ": only text content parts ({\"type\": \"text\", \"text\": ...}) are supported, not '"
+                require(type.equals("text") && part.path("text").isString(), where + ".content",
+                        "unsupported_value", where + ": only text content parts ({\"type\": \"text\", \"text\": ...}) are supported, not '"
                         + type + "'");
                 parts.add(part.path("text").stringValue());
             }
             text = String.join("\n", parts);
         } else {
-            throw ApiFailure.badRequest(where + ".content must be a string or an array of text parts");
+            throw ApiFailure.badParam(where + ".content", "invalid_type",
+                    where + ".content must be a string or an array of text parts");
         }
-        if (text.length() > limits.maxMessageChars()) {
-            throw ApiFailure.badRequest(where + " is too long: " + text.length() + " characters (the limit is "
-                    + limits.maxMessageChars() + ")");
-        }
+        require(text.length() <= limits.maxMessageChars(), where + ".content", "string_above_max_length",
+                where + " is too long: " + text.length() + " characters (the limit is " + limits.maxMessageChars()
+                        + ")");
         return text;
     }
 
@@ -158,13 +180,15 @@ final class ChatCompletionRequestMapper {
         if (array.isMissingNode() || array.isNull()) {
             return List.of();
         }
-        require(array.isArray(), where + ".tool_calls must be an array");
+        require(array.isArray(), where + ".tool_calls", "invalid_type", where + ".tool_calls must be an array");
         List<ToolCall> calls = new ArrayList<>();
         for (JsonNode call : array) {
             String type = call.path("type").asString("function");
-            require(type.equals("function"), where + ": tool calls of type '" + type + "' are not supported");
+            require(type.equals("function"), where + ".tool_calls", "unsupported_value", where + ": tool calls of type '"
+                    + type + "' are not supported");
             JsonNode function = call.path("function");
-            require(function.isObject(), where + ": a tool call needs a 'function' object");
+            require(function.isObject(), where + ".tool_calls", "invalid_type",
+                    where + ": a tool call needs a 'function' object");
             String name = text(function, "name", where + ".tool_calls[].function");
             calls.add(ToolCall.of(text(call, "id", where + ".tool_calls[]"), name,
                     arguments(function.path("arguments"), where, name)));
@@ -183,11 +207,13 @@ final class ChatCompletionRequestMapper {
             try {
                 parsed = JSON.readTree(arguments.stringValue());
             } catch (JacksonException notJson) {
-                throw ApiFailure.badRequest(where + ": the arguments of the call of '" + tool
-                        + "' are not JSON: " + notJson.getOriginalMessage());
+                // Jackson's own text names its classes and settings, so it is not echoed.
+                throw ApiFailure.badParam(where + ".tool_calls", "invalid_value", where
+                        + ": the arguments of the call of '" + tool + "' are not valid JSON");
             }
         }
-        require(parsed.isObject(), where + ": the arguments of the call of '" + tool + "' must be a JSON object");
+        require(parsed.isObject(), where + ".tool_calls", "invalid_type", where + ": the arguments of the call of '"
+                + tool + "' must be a JSON object");
         return JSON.convertValue(parsed, OBJECT);
     }
 
@@ -197,13 +223,14 @@ final class ChatCompletionRequestMapper {
         if (array.isMissingNode() || array.isNull()) {
             return List.of();
         }
-        require(array.isArray(), "'tools' must be an array");
+        require(array.isArray(), "tools", "invalid_type", "'tools' must be an array");
         List<ToolDefinition> tools = new ArrayList<>();
         for (JsonNode tool : array) {
             String type = tool.path("type").asString("");
-            require(type.equals("function"), "tools of type '" + type + "' are not supported (only 'function')");
+            require(type.equals("function"), "tools", "unsupported_value",
+                    "tools of type '" + type + "' are not supported (only 'function')");
             JsonNode function = tool.path("function");
-            require(function.isObject(), "a tool needs a 'function' object");
+            require(function.isObject(), "tools", "invalid_type", "a tool needs a 'function' object");
             String name = text(function, "name", "tools[].function");
             JsonNode parameters = function.path("parameters");
             Schema schema = parameters.isObject() ? Schema.fromJsonSchema(JSON.convertValue(parameters, OBJECT))
@@ -220,15 +247,15 @@ final class ChatCompletionRequestMapper {
         if (format.isMissingNode() || format.isNull()) {
             return false;
         }
-        require(format.isObject(), "'response_format' must be an object");
+        require(format.isObject(), "response_format", "invalid_type", "'response_format' must be an object");
         String type = format.path("type").asString("");
         switch (type) {
             case "text":
                 return false;
             case "json_schema":
                 JsonNode schema = format.path("json_schema").path("schema");
-                require(schema.isObject(), "response_format json_schema needs 'json_schema.schema', a JSON Schema "
-                        + "object");
+                require(schema.isObject(), "response_format.json_schema.schema", "missing_required_parameter",
+                        "response_format json_schema needs 'json_schema.schema', a JSON Schema object");
                 // Strict: an answer that still breaks the schema after repair and retries is a 422, never content
                 // with a 200 (an answer cut off at max_tokens is a 200 with finish_reason "length", as OpenAI's).
                 request.mode(Mode.STRUCTURED).output(OutputContract.builder()
@@ -236,40 +263,45 @@ final class ChatCompletionRequestMapper {
                         .build());
                 return true;
             case "json_object":
-                throw ApiFailure.badRequest("response_format 'json_object' is not supported: send 'json_schema' with "
-                        + "the schema the answer must follow");
+                throw ApiFailure.badParam("response_format.type", "unsupported_value", "response_format "
+                        + "'json_object' is not supported: send 'json_schema' with the schema the answer must follow");
             default:
-                throw ApiFailure.badRequest("unsupported response_format type '" + type
-                        + "' (text or json_schema)");
+                throw ApiFailure.badParam("response_format.type", "invalid_value", "unsupported response_format type '"
+                        + type + "' (text or json_schema)");
         }
     }
 
     private static ExecutionHints hints(JsonNode body) {
         ExecutionHints.Builder hints = ExecutionHints.builder();
         if (body.hasNonNull("temperature")) {
-            hints.temperature(number(body, "temperature"));
+            hints.temperature(number(body, "temperature", 0, 2));
         }
         if (body.hasNonNull("top_p")) {
-            hints.topP(number(body, "top_p"));
+            hints.topP(number(body, "top_p", 0, 1));
         }
         String tokensField = body.hasNonNull("max_completion_tokens") ? "max_completion_tokens" : "max_tokens";
         if (body.hasNonNull(tokensField)) {
             JsonNode tokens = body.path(tokensField);
-            require(tokens.isIntegralNumber() && tokens.canConvertToInt() && tokens.intValue() > 0,
-                    "'" + tokensField + "' must be a positive integer");
+            require(tokens.isIntegralNumber(), tokensField, "invalid_type", "'" + tokensField + "' must be an integer");
+            require(tokens.canConvertToInt() && tokens.intValue() > 0, tokensField,
+                    tokens.canConvertToInt() ? "integer_below_min_value" : "integer_above_max_value",
+                    "'" + tokensField + "' must be a positive integer below 2^31");
             hints.maxTokens(tokens.intValue());
         }
         if (body.hasNonNull("seed")) {
             JsonNode seed = body.path("seed");
-            require(seed.isIntegralNumber() && seed.canConvertToLong(), "'seed' must be an integer");
+            require(seed.isIntegralNumber() && seed.canConvertToLong(), "seed", "invalid_type",
+                    "'seed' must be a 64-bit integer");
             hints.seed(seed.longValue());
         }
         hints.stop(stop(body.path("stop")));
         Map<String, Object> options = new LinkedHashMap<>();
         JsonNode toolChoice = body.path("tool_choice");
         if (!toolChoice.isMissingNode() && !toolChoice.isNull()) {
-            require(toolChoice.isString(), "'tool_choice' naming a function is not supported (auto, none or "
-                    + "required)");
+            require(toolChoice.isString(), "tool_choice", "unsupported_value", "'tool_choice' naming a function is "
+                    + "not supported (auto, none or required)");
+            require(List.of("auto", "none", "required").contains(toolChoice.stringValue()), "tool_choice",
+                    "invalid_value", "'tool_choice' must be auto, none or required");
             options.put("tool_choice", toolChoice.stringValue());
         }
         if (body.hasNonNull("parallel_tool_calls")) {
@@ -277,8 +309,24 @@ final class ChatCompletionRequestMapper {
         }
         for (String penalty : List.of("presence_penalty", "frequency_penalty")) {
             if (body.hasNonNull(penalty)) {
-                options.put(penalty, number(body, penalty));
+                options.put(penalty, number(body, penalty, -2, 2));
             }
+        }
+        // llama-server's sampling extensions that the llama.cpp engine takes as options of the same name.
+        if (body.hasNonNull("top_k")) {
+            options.put("top_k", (int) wholeNumber(body, "top_k", 0));
+        }
+        if (body.hasNonNull("repeat_last_n")) {
+            options.put("repeat_last_n", (int) wholeNumber(body, "repeat_last_n", -1));
+        }
+        if (body.hasNonNull("min_p")) {
+            options.put("min_p", number(body, "min_p", 0, 1));
+        }
+        if (body.hasNonNull("repeat_penalty")) {
+            options.put("repeat_penalty", number(body, "repeat_penalty", 0, Float.MAX_VALUE));
+        }
+        if (body.hasNonNull("cache_prompt")) {
+            options.put("cache_prompt", bool(body, "cache_prompt"));
         }
         return hints.options(options).build();
     }
@@ -289,35 +337,68 @@ final class ChatCompletionRequestMapper {
             return List.of();
         }
         if (stop.isString()) {
-            require(!stop.stringValue().isEmpty(), "'stop' must not be empty");
+            require(!stop.stringValue().isEmpty(), "stop", "invalid_value", "'stop' must not be empty");
             return List.of(stop.stringValue());
         }
-        require(stop.isArray() && stop.size() <= MAX_STOP, "'stop' must be a string or an array of at most " + MAX_STOP
-                + " strings");
+        require(stop.isArray(), "stop", "invalid_type", "'stop' must be a string or an array of strings");
+        require(stop.size() <= MAX_STOP, "stop", "array_above_max_length", "'stop' holds at most " + MAX_STOP
+                + " sequences");
         List<String> strings = new ArrayList<>();
         for (JsonNode text : stop) {
-            require(text.isString() && !text.stringValue().isEmpty(), "every stop sequence must be a non-empty string");
+            require(text.isString() && !text.stringValue().isEmpty(), "stop", "invalid_value",
+                    "every stop sequence must be a non-empty string");
             strings.add(text.stringValue());
         }
         return strings;
     }
 
-    private static void refuseUnsupported(JsonNode body) {
+    /** OpenAI's {@code n}: 1 to {@value #MAX_CHOICES}; 1 when absent. */
+    private static int choices(JsonNode body) {
         JsonNode n = body.path("n");
+        if (n.isMissingNode() || n.isNull()) {
+            return 1;
+        }
         // canConvertToInt first: Jackson 3's intValue() throws for an integer beyond the int range, which escaped as
         // a 500 (ChatCompletionRequestFuzzTest's seed n-beyond-int-range).
-        require(n.isMissingNode() || n.isNull() || (n.isIntegralNumber() && n.canConvertToInt() && n.intValue() == 1),
-                "'n' other than 1 is not supported: one choice per request");
-        require(!body.path("logprobs").asBoolean(false), "'logprobs' is not supported");
-        require(!body.has("grammar"), "a 'grammar' field (llama-server's extension) is not supported: constrain the "
-                + "output with response_format json_schema");
+        require(n.isIntegralNumber(), "n", "invalid_type", "'n' must be an integer");
+        require(n.canConvertToInt() && n.intValue() <= MAX_CHOICES, "n", "integer_above_max_value",
+                "'n' must be at most " + MAX_CHOICES);
+        require(n.intValue() >= 1, "n", "integer_below_min_value", "'n' must be at least 1");
+        return n.intValue();
+    }
+
+    private static void refuseUnsupported(JsonNode body) {
+        for (String field : List.of("logprobs", "top_logprobs", "logit_bias")) {
+            JsonNode value = body.path(field);
+            boolean unset = value.isMissingNode() || value.isNull() || (value.isBoolean() && !value.booleanValue())
+                    || (value.isObject() && value.isEmpty());
+            require(unset, field, "unsupported_parameter", "'" + field + "' is not supported by this server: the "
+                    + "llama.cpp binding it runs on is not yet proven safe with it, and ignoring it would change the "
+                    + "answer");
+        }
+        for (String field : List.of("audio", "prediction")) {
+            require(!body.hasNonNull(field), field, "unsupported_parameter", "'" + field + "' is not supported");
+        }
+        JsonNode modalities = body.path("modalities");
+        require(modalities.isMissingNode() || modalities.isNull() || (modalities.isArray() && modalities.size() == 1
+                && "text".equals(modalities.path(0).asString(""))), "modalities", "unsupported_value",
+                "only the 'text' modality is supported");
+        require(!body.has("grammar"), "grammar", "unsupported_parameter", "a 'grammar' field (llama-server's "
+                + "extension) is not supported: constrain the output with response_format json_schema");
+        for (String extension : LLAMA_SERVER_REFUSED) {
+            require(!body.hasNonNull(extension), extension, "unsupported_parameter", "llama-server's '" + extension
+                    + "' extension is not supported by this server");
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------- accessors
 
     private static String text(JsonNode node, String field, String where) {
         JsonNode value = node.path(field);
-        require(value.isString() && !value.stringValue().isBlank(), where + " needs '" + field + "', a string");
+        require(!value.isMissingNode() && !value.isNull(), where + "." + field, "missing_required_parameter",
+                where + " needs '" + field + "'");
+        require(value.isString() && !value.stringValue().isBlank(), where + "." + field, "invalid_type",
+                where + "." + field + " must be a non-empty string");
         return value.stringValue();
     }
 
@@ -326,21 +407,38 @@ final class ChatCompletionRequestMapper {
         if (value.isMissingNode() || value.isNull()) {
             return "";
         }
-        require(value.isString(), "'" + field + "' must be a string");
+        require(value.isString(), field, "invalid_type", "'" + field + "' must be a string");
         return value.stringValue();
     }
 
     /**
-     * A finite number. Read through {@code numberValue()}: Jackson 3's {@code doubleValue()} throws for an integer
-     * beyond the double range (a 500 before; ChatCompletionRequestFuzzTest's seed number-beyond-double-range), and
-     * {@code 1e400} reads as infinity.
+     * A number within OpenAI's range for the field. Read through {@code numberValue()}: Jackson 3's
+     * {@code doubleValue()} throws for an integer beyond the double range (a 500 before; ChatCompletionRequestFuzzTest's
+     * seed number-beyond-double-range), and {@code 1e400} reads as infinity, which is above any maximum.
      */
-    private static double number(JsonNode node, String field) {
+    private static double number(JsonNode node, String field, double min, double max) {
         JsonNode value = node.path(field);
-        require(value.isNumber(), "'" + field + "' must be a number");
+        require(value.isNumber(), field, "invalid_type", "'" + field + "' must be a number");
         double number = value.numberValue().doubleValue();
-        require(Double.isFinite(number), "'" + field + "' must be a finite number");
+        require(!Double.isNaN(number) && number <= max, field, "decimal_above_max_value",
+                "'" + field + "' must be at most " + format(max) + ": " + value.asString());
+        require(number >= min, field, "decimal_below_min_value",
+                "'" + field + "' must be at least " + format(min) + ": " + value.asString());
         return number;
+    }
+
+    /** A whole number of at least {@code min}. */
+    private static long wholeNumber(JsonNode node, String field, int min) {
+        JsonNode value = node.path(field);
+        require(value.isIntegralNumber(), field, "invalid_type", "'" + field + "' must be an integer");
+        require(value.canConvertToInt() && value.intValue() >= min, field,
+                value.canConvertToInt() ? "integer_below_min_value" : "integer_above_max_value",
+                "'" + field + "' must be an integer of at least " + min);
+        return value.intValue();
+    }
+
+    private static String format(double bound) {
+        return bound == Math.rint(bound) ? String.valueOf((long) bound) : String.valueOf(bound);
     }
 
     private static boolean bool(JsonNode node, String field) {
@@ -348,13 +446,13 @@ final class ChatCompletionRequestMapper {
         if (value.isMissingNode() || value.isNull()) {
             return false;
         }
-        require(value.isBoolean(), "'" + field + "' must be true or false");
+        require(value.isBoolean(), field, "invalid_type", "'" + field + "' must be true or false");
         return value.booleanValue();
     }
 
-    private static void require(boolean condition, String message) {
+    private static void require(boolean condition, String param, String openAiCode, String message) {
         if (!condition) {
-            throw ApiFailure.badRequest(message);
+            throw ApiFailure.badParam(param, openAiCode, message);
         }
     }
 }

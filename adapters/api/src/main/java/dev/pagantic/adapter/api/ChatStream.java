@@ -1,6 +1,7 @@
 package dev.pagantic.adapter.api;
 
 import dev.pagantic.core.Cancellation;
+import dev.pagantic.core.TokenUsage;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import jakarta.servlet.http.HttpServletResponse;
@@ -25,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * <p>When a write fails, the client has gone: the request's {@link Cancellation} is cancelled, so the facade stops
  * generating at the next token and ends the request with {@code CANCELLED_SIGNAL}. Nothing more is written.
  *
+ * <p>With {@code n} above 1 the choices are generated one after the other and streamed in turn, each with its
+ * {@code index}: its role chunk, its deltas and its finish chunk ({@link #completeChoice}); {@link #end} then sends
+ * the usage chunk and {@code [DONE]}.
+ *
  * <p>In structured mode ({@code forwardContent} false) the model's raw tokens are not forwarded: the content is sent
  * once, at the end, as the validated JSON, so that the concatenated deltas are always a document of the schema.
  *
@@ -43,6 +48,8 @@ final class ChatStream implements StreamHandler {
     private final Object lock = new Object();
     private boolean started; // guarded by lock
     private boolean gone; // guarded by lock
+    private int index; // guarded by lock: the choice being streamed
+    private boolean choiceStarted; // guarded by lock
 
     ChatStream(HttpServletResponse response, Cancellation cancellation, ChatCompletionResponseMapper mapper,
                ChatCompletionResponseMapper.Envelope envelope, boolean forwardContent) {
@@ -59,8 +66,8 @@ final class ChatStream implements StreamHandler {
             return;
         }
         synchronized (lock) {
-            start();
-            send(mapper.contentChunk(envelope, delta));
+            startChoice();
+            send(mapper.contentChunk(envelope, index, delta));
         }
     }
 
@@ -78,19 +85,28 @@ final class ChatStream implements StreamHandler {
         }
     }
 
-    /** Ends a successful response: structured content, caller tool calls, finish reason, usage, {@code [DONE]}. */
-    void complete(SystemResponse result, boolean structured, boolean includeUsage) {
+    /** Ends the current choice: structured content, caller tool calls, finish reason; the next choice follows. */
+    void completeChoice(SystemResponse result, boolean structured) {
         synchronized (lock) {
-            start();
+            startChoice();
             if (structured) {
-                send(mapper.contentChunk(envelope, mapper.content(result, true)));
+                send(mapper.contentChunk(envelope, index, mapper.content(result, true)));
             }
             if (result.hasToolCallsRequested()) {
-                send(mapper.toolCallsChunk(envelope, result.toolCallsRequested()));
+                mapper.toolCallChunks(envelope, index, result.toolCallsRequested()).forEach(this::send);
             }
-            send(mapper.finishChunk(envelope, result));
+            send(mapper.finishChunk(envelope, index, result));
+            index++;
+            choiceStarted = false;
+        }
+    }
+
+    /** Ends a successful response after its last choice: the usage chunk when asked for, then {@code [DONE]}. */
+    void end(TokenUsage usage, boolean includeUsage) {
+        synchronized (lock) {
+            start();
             if (includeUsage) {
-                send(mapper.usageChunk(envelope, result.tokenUsage()));
+                send(mapper.usageChunk(envelope, usage));
             }
             write(DONE);
             close();
@@ -116,7 +132,14 @@ final class ChatStream implements StreamHandler {
         response.setHeader("Cache-Control", "no-cache");
         // Proxies such as nginx would otherwise buffer the stream and deliver it at the end.
         response.setHeader("X-Accel-Buffering", "no");
-        send(mapper.roleChunk(envelope));
+    }
+
+    private void startChoice() {
+        start();
+        if (!choiceStarted) {
+            choiceStarted = true;
+            send(mapper.roleChunk(envelope, index));
+        }
     }
 
     private void send(String json) {

@@ -33,6 +33,11 @@ final class EventTimeline {
         this.timelines = Objects.requireNonNull(timelines, "timelines");
     }
 
+    /** Whether events are recorded for the request id. */
+    boolean has(String requestId) {
+        return !timelines.of(requestId).isEmpty();
+    }
+
     /** The timeline document of the request; empty events when nothing was recorded for it. */
     ObjectNode of(String requestId) {
         ObjectNode root = JSON.createObjectNode().put("request_id", requestId);

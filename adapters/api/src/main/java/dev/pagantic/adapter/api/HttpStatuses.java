@@ -24,9 +24,11 @@ final class HttpStatuses {
     static final int BAD_REQUEST = 400;
     static final int UNAUTHORIZED = 401;
     static final int NOT_FOUND = 404;
+    static final int METHOD_NOT_ALLOWED = 405;
     static final int REQUEST_TIMEOUT = 408;
     static final int CONFLICT = 409;
     static final int CONTENT_TOO_LARGE = 413;
+    static final int UNSUPPORTED_MEDIA_TYPE = 415;
     static final int UNPROCESSABLE = 422;
     static final int TOO_MANY_REQUESTS = 429;
     static final int CLIENT_CLOSED_REQUEST = 499;
@@ -65,35 +67,6 @@ final class HttpStatuses {
             case ORCHESTRATION:
             default:
                 return INTERNAL_ERROR;
-        }
-    }
-
-    /** The OpenAI-style error {@code type} of a status, which OpenAI clients show and some switch on. */
-    static String openAiType(int status) {
-        switch (status) {
-            case BAD_REQUEST:
-            case CONTENT_TOO_LARGE:
-                return "invalid_request_error";
-            case UNAUTHORIZED:
-                return "authentication_error";
-            case NOT_FOUND:
-                return "not_found_error";
-            case REQUEST_TIMEOUT:
-                return "timeout_error";
-            case CONFLICT:
-                return "conflict_error";
-            case UNPROCESSABLE:
-                return "unprocessable_entity_error";
-            case TOO_MANY_REQUESTS:
-                return "rate_limit_error";
-            case CLIENT_CLOSED_REQUEST:
-                return "cancelled_error";
-            case BAD_GATEWAY:
-                return "upstream_error";
-            case UNAVAILABLE:
-                return "service_unavailable_error";
-            default:
-                return "server_error";
         }
     }
 }

@@ -24,17 +24,22 @@ import java.util.Optional;
  * @param help          whether to print the usage and exit
  * @param idleTimeoutSeconds how long a connection may stay silent before it is closed (slow clients)
  * @param minRequestRate     the slowest request body rate in bytes per second (408 below it); 0 for none
+ * @param queueSize          the most requests waiting for a slot (429 beyond)
+ * @param queueTimeoutSeconds how long a request may wait for a slot (429 after)
+ * @param aliases            other model names the served model answers to
  */
 record ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
                      int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
-                     boolean help, int idleTimeoutSeconds, int minRequestRate) {
+                     boolean help, int idleTimeoutSeconds, int minRequestRate, int queueSize,
+                     int queueTimeoutSeconds, List<String> aliases) {
 
     /** The options without the slow-client settings, which take their defaults. */
     ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
                   int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
                   boolean help) {
         this(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers, systemPrompt, help,
-                (int) ApiServer.DEFAULT_IDLE_TIMEOUT.toSeconds(), (int) ApiServer.DEFAULT_MIN_REQUEST_DATA_RATE);
+                (int) ApiServer.DEFAULT_IDLE_TIMEOUT.toSeconds(), (int) ApiServer.DEFAULT_MIN_REQUEST_DATA_RATE,
+                ApiServer.DEFAULT_QUEUE_SIZE, (int) ApiServer.DEFAULT_QUEUE_TIMEOUT.toSeconds(), List.of());
     }
 
     static final String USAGE = String.join("\n",
@@ -45,8 +50,12 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             "  --port PORT           port (default 8080; 0 for an ephemeral one)",
             "  --token TOKEN         bearer token every /v1 request must carry (default: $PAGANTIC_API_TOKEN,",
             "                        none when unset)",
-            "  --max-concurrent N    requests in flight before 429 (default 1 with --model, 4 with --scripted);",
+            "  --max-concurrent N    requests running at once (default 1 with --model, 4 with --scripted);",
             "                        with --model also the llama.cpp slots, each with context-size / N tokens",
+            "  --queue-size N        requests waiting in order for a slot; 429 beyond (default 64; 0: none)",
+            "  --queue-timeout SECS  how long a request may wait for a slot; 429 after (default 300)",
+            "  --alias NAME          another model name to answer to (repeatable), e.g. gpt-4o-mini;",
+            "                        other names are answered 404 model_not_found",
             "  --context-size N      llama.cpp context size in tokens (default: the engine's)",
             "  --threads N           llama.cpp CPU threads (default: all processors)",
             "  --gpu-layers N        layers to offload to a GPU (default 0)",
@@ -62,6 +71,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(systemPrompt, "systemPrompt");
+        aliases = List.copyOf(aliases);
     }
 
     /**
@@ -83,6 +93,9 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
         String systemPrompt = "";
         int idleTimeout = (int) ApiServer.DEFAULT_IDLE_TIMEOUT.toSeconds();
         int minRequestRate = (int) ApiServer.DEFAULT_MIN_REQUEST_DATA_RATE;
+        int queueSize = ApiServer.DEFAULT_QUEUE_SIZE;
+        int queueTimeout = (int) ApiServer.DEFAULT_QUEUE_TIMEOUT.toSeconds();
+        List<String> aliases = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
             switch (option) {
@@ -106,6 +119,9 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
                 case "--system-prompt" -> systemPrompt = value(args, ++i, option);
                 case "--idle-timeout" -> idleTimeout = number(args, ++i, option, 1, 86_400);
                 case "--min-request-rate" -> minRequestRate = number(args, ++i, option, 0, Integer.MAX_VALUE);
+                case "--queue-size" -> queueSize = number(args, ++i, option, 0, 100_000);
+                case "--queue-timeout" -> queueTimeout = number(args, ++i, option, 0, 86_400);
+                case "--alias" -> aliases.add(value(args, ++i, option));
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'");
             }
         }
@@ -119,7 +135,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             maxConcurrent = model.isPresent() ? 1 : 4;
         }
         return new ServerOptions(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers,
-                systemPrompt, false, idleTimeout, minRequestRate);
+                systemPrompt, false, idleTimeout, minRequestRate, queueSize, queueTimeout, aliases);
     }
 
     private static String value(List<String> args, int index, String option) {

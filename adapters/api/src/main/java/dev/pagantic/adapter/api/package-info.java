@@ -9,6 +9,10 @@
  * <ul>
  *   <li>{@code POST /v1/chat/completions}: OpenAI's chat completions, so that the official OpenAI SDKs work unchanged
  *       with {@code <server>/v1} as their base URL; whole, or streamed as server-sent events.</li>
+ *   <li>{@code POST /v1/embeddings}: OpenAI's embeddings (a string or a batch of strings, {@code float} or
+ *       {@code base64}), computed by the {@code TextEmbedder} wired in ({@code ApiServerMain} wires the llama.cpp
+ *       engine's); 404 {@code model_not_found} without one. Its {@code usage} is an estimate (a token per four
+ *       characters): the embedder does not report the tokens it read.</li>
  *   <li>{@code POST /v1/requests}: the native endpoint. The body is a {@code SystemRequest} in
  *       {@code FacadeJson}'s wire form, the answer the {@code SystemResponse} in the same form, for every mode (chat
  *       with sessions, structured, plan, redundant).</li>
@@ -16,12 +20,16 @@
  *       {@code RequestTimelines} that the orchestrator writes to (timestamp, {@code offset_ms} since the first event, layer, action, data,
  *       {@code duration_ms}, error, correlation ids): lifecycle transitions, inference, tool, context and vote
  *       events; 404 when nothing is recorded for the id.</li>
- *   <li>{@code GET /v1/models} (and {@code /v1/models/{id}}): OpenAI's model list with the one model served.</li>
- *   <li>{@code GET /health}: {@code {"status": "ok"}}, or 503 {@code draining} during a graceful shutdown. Open
- *       without a token.</li>
+ *   <li>{@code GET /v1/models} (and {@code /v1/models/{id}}): OpenAI's model list with the one model served and its
+ *       aliases. A request naming another model is 404 {@code model_not_found}; one naming none (or a blank name)
+ *       is served.</li>
+ *   <li>{@code GET /health}: {@code {"status": "ok", "queue": {...}}}, or 503 {@code draining} during a graceful
+ *       shutdown; {@code GET /metrics}: the queue in Prometheus' text format. Both open without a token.</li>
  *   <li>{@code GET /}: the playground page, a chat with the served model that draws each request's timeline.</li>
  * </ul>
- * Every inference response carries {@code X-Request-Id} (the client may choose it by sending that header); a W3C
+ * Every inference response carries {@code X-Request-Id} (the client may choose it by sending that header; when a
+ * request with that id is in flight or has recorded events, the request gets {@code <id>.<8 hex digits>} instead, so
+ * that two requests never share a timeline; the header says which); a W3C
  * {@code traceparent} header's trace id becomes the request's trace id, so its events join the caller's trace.
  *
  * <h2>The OpenAI mapping</h2>
@@ -39,11 +47,15 @@
  *   <li>{@code response_format: json_schema} is structured mode with that schema: the content is the validated (and
  *       if need be repaired) JSON; streamed, it arrives as one delta at the end. {@code json_object} is refused (no
  *       schema to validate against), as are tools together with a schema.</li>
- *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens}/{@code max_tokens} are hints;
- *       {@code tool_choice}, {@code parallel_tool_calls} and the penalties pass to the engine as options. {@code n}
- *       other than 1, stop sequences and {@code logprobs} are refused rather than silently ignored.</li>
+ *   <li>{@code temperature}, {@code top_p}, {@code max_completion_tokens}/{@code max_tokens}, {@code seed} and
+ *       {@code stop} are the request's inference settings; {@code tool_choice}, {@code parallel_tool_calls} and the
+ *       penalties pass to the engine as options; ranges are OpenAI's. {@code n} choices are runs of the request one
+ *       after the other on the slot it holds (so later runs reuse the engine's prompt cache), choice {@code i} with
+ *       seed {@code seed + i}. {@code logprobs}, {@code top_logprobs} and {@code logit_bias} are refused (400
+ *       {@code unsupported_parameter}) rather than silently ignored.</li>
  *   <li>{@code stream: true} sends {@code chat.completion.chunk} events (role, content deltas, tool calls, the finish
- *       reason, with {@code stream_options.include_usage} a usage chunk) and {@code data: [DONE]}. A client that
+ *       reason, with {@code stream_options.include_usage} a usage chunk) and {@code data: [DONE]}; tool calls as
+ *       OpenAI streams them (index, id and name first, then the arguments in pieces). A client that
  *       disconnects mid-stream cancels its request: the failed write cancels the request's {@code Cancellation},
  *       and the facade ends it with {@code CANCELLED_SIGNAL} at the next token. (A whole, non-streamed request
  *       writes nothing until it is done, so its client's disconnect is not noticed; bound it with a timeout.)</li>
@@ -56,9 +68,13 @@
  * ConfigurationFailure 400; ToolFailure, ConstraintFailure and ValidationFailure 422; InferenceFailure 502, except
  * {@code INFERENCE_CONTEXT_EXCEEDED} 400 and {@code INFERENCE_SATURATED} 503; OrchestrationFailure 500, except
  * {@code ORCHESTRATION_CONCURRENT_USE} 409; Cancellation 499, except {@code CANCELLED_TIMEOUT} 408. The adapter's own
- * refusals: 401 (token), 413 (body size), 400 (malformed, or a message limit), 429 (concurrency), 503 (shutting
- * down). The OpenAI endpoint answers errors as {@code {"error": {"message", "type", "param", "code"}}} with the
- * pagantic code as {@code code}; the native endpoints with {@code FacadeJson}'s error object
+ * refusals: 401 (token), 413 (body size), 400 (malformed, or a message limit), 404 (unknown path or model), 405
+ * (wrong method), 415 (content type), 429 (queue full or wait timed out), 503 (shutting down). The OpenAI endpoints
+ * answer errors as OpenAI does ({@code OpenAiError}): {@code {"error": {"message", "type", "param", "code",
+ * "pagantic_code"}}}, with OpenAI's type and code for the failure, the request field at fault as {@code param}, and
+ * pagantic's code in the extension field; unknown paths and wrong methods get the same document. Bodies must be JSON
+ * ({@code Content-Type: application/json}, or none) in valid UTF-8; messages name the request's fields, never a Java
+ * class. The native endpoints answer with {@code FacadeJson}'s error object
  * ({@code code, category, retryable, message, details}), inside the response document when the facade produced it.
  * No response ever contains a stack trace; a failure of the server itself is logged and answered with a generic 500.
  *
@@ -74,11 +90,15 @@
  *       is measured by {@code BodyReader} over the time the server waited for bytes not yet there (the first second
  *       free), not by Jetty's own check, which also counts the time a busy server took to come back for bytes that had
  *       long arrived and so refused fast clients under load. The body
- *       is read before a concurrency permit is taken, so a slow client never makes others wait or get 429. A body
+ *       is read before the request queues for a slot, so a slow client never makes others wait or get 429. A body
  *       that cannot be read is 408 with a generic message; Jetty's and Jackson's exception texts go to the debug log
  *       only.</li>
- *   <li>At most {@code maxConcurrentRequests} inference requests run at once (a semaphore); the next is answered 429
- *       with {@code Retry-After} at once, never queued behind a slow generation.</li>
+ *   <li>At most {@code maxConcurrentRequests} inference requests run at once; the next ones wait in a bounded FIFO
+ *       queue ({@code RequestQueue}: {@code queueSize}, 64 by default, for up to {@code queueTimeout}, 5 minutes),
+ *       as llama-server defers requests over its slots. Only a request that finds the queue full or waits past the
+ *       timeout is answered 429 with {@code Retry-After}. A queued request whose client disconnects leaves the
+ *       queue ({@code ClientConnection} probes the connection while it waits). Requests are read, decoded and
+ *       mapped before they queue, so a malformed one is answered at once.</li>
  *   <li>{@code close()} is graceful: new requests get 503, requests in flight finish (up to the drain timeout, then
  *       they are cancelled), then Jetty stops. Responses are written and completed inside the request's permit, so
  *       a request the drain saw finish has its whole response on the wire.</li>

@@ -156,4 +156,33 @@ class ChatCompletionRequestMapperTest {
                 + "\"content\":\"abcdef\"}]}"), "r", ""))
                 .isInstanceOf(ApiFailure.class).hasMessageContaining("too long");
     }
+
+    @Test
+    void aDraft07SchemaAsZodStampsItIsReadAndAnUnknownDialectIsRefused() {
+        SystemRequest request = map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"response_format\":"
+                + "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"m\",\"schema\":{\"$schema\":"
+                + "\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{\"ok\":"
+                + "{\"type\":\"boolean\"}},\"required\":[\"ok\"],\"additionalProperties\":false}}}}").request();
+
+        assertThat(request.mode()).isEqualTo(Mode.STRUCTURED);
+        assertThat(request.output().schema().orElseThrow().toJsonSchema()).containsKey("properties");
+        assertThatThrownBy(() -> map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"response_format\":"
+                + "{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"m\",\"schema\":{\"$schema\":"
+                + "\"https://example.com/my-draft\",\"type\":\"object\"}}}}")).isInstanceOf(PaganticException.class);
+    }
+
+    @Test
+    void llamaServersSamplingExtensionsBecomeEngineOptionsAndTheOthersAreRefused() {
+        SystemRequest request = map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"top_k\":40,"
+                + "\"min_p\":0.05,\"repeat_penalty\":1.1,\"repeat_last_n\":64,\"cache_prompt\":false}").request();
+
+        assertThat(request.hints().settings().options()).containsEntry("top_k", 40).containsEntry("min_p", 0.05)
+                .containsEntry("repeat_penalty", 1.1).containsEntry("repeat_last_n", 64)
+                .containsEntry("cache_prompt", false);
+        assertThatThrownBy(() -> map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],\"mirostat\":2}"))
+                .isInstanceOfSatisfying(ApiFailure.class, failure -> {
+                    assertThat(failure.param()).isEqualTo("mirostat");
+                    assertThat(failure.openAiCode()).isEqualTo("unsupported_parameter");
+                });
+    }
 }

@@ -226,8 +226,9 @@ class ChatCompletionsTest {
 
             assertThat(response.statusCode()).isEqualTo(502);
             JsonNode error = json(response).path("error");
-            assertThat(error.path("code").asString()).isEqualTo("INFERENCE_ENGINE_ERROR");
-            assertThat(error.path("type").asString()).isEqualTo("upstream_error");
+            assertThat(error.path("code").asString()).isEqualTo("engine_error");
+            assertThat(error.path("pagantic_code").asString()).isEqualTo("INFERENCE_ENGINE_ERROR");
+            assertThat(error.path("type").asString()).isEqualTo("server_error");
             assertThat(error.path("message").asString()).contains("backend exploded");
             assertThat(response.body()).doesNotContain("at dev.pagantic", "Exception", "\tat ");
         }
@@ -240,7 +241,7 @@ class ChatCompletionsTest {
             HttpResponse<String> response = api.post("/v1/chat/completions", chat("Hello", "\"stream\":true"));
 
             assertThat(response.statusCode()).isEqualTo(502);
-            assertThat(json(response).path("error").path("code").asString()).isEqualTo("INFERENCE_ENGINE_ERROR");
+            assertThat(json(response).path("error").path("pagantic_code").asString()).isEqualTo("INFERENCE_ENGINE_ERROR");
         }
     }
 
@@ -252,14 +253,17 @@ class ChatCompletionsTest {
                     chat("a question far longer than three words"));
 
             assertThat(response.statusCode()).isEqualTo(400);
-            assertThat(json(response).path("error").path("code").asString()).isEqualTo("INFERENCE_CONTEXT_EXCEEDED");
+            assertThat(json(response).path("error").path("code").asString()).isEqualTo("context_length_exceeded");
+            assertThat(json(response).path("error").path("param").asString()).isEqualTo("messages");
+            assertThat(json(response).path("error").path("pagantic_code").asString())
+                    .isEqualTo("INFERENCE_CONTEXT_EXCEEDED");
         }
     }
 
     @Test
     void malformedRequestsAre400WithAClearMessage() {
         try (TestServer api = TestServer.start(ScriptedEngine.builder().build())) {
-            assertBadRequest(api.post("/v1/chat/completions", "{not json"), "not JSON");
+            assertBadRequest(api.post("/v1/chat/completions", "{not json"), "not valid JSON");
             assertBadRequest(api.post("/v1/chat/completions", "{\"model\":\"x\"}"), "'messages'");
             assertBadRequest(api.post("/v1/chat/completions",
                     "{\"messages\":[{\"role\":\"wizard\",\"content\":\"hi\"}]}"), "role 'wizard'");
@@ -268,7 +272,7 @@ class ChatCompletionsTest {
             assertBadRequest(api.post("/v1/chat/completions",
                     chat("hi", "\"response_format\":{\"type\":\"json_object\"}")), "json_schema");
             assertBadRequest(api.post("/v1/chat/completions", chat("hi", "\"temperature\":-1")), "temperature");
-            assertBadRequest(api.post("/v1/chat/completions", chat("hi", "\"n\":3")), "'n'");
+            assertBadRequest(api.post("/v1/chat/completions", chat("hi", "\"n\":0")), "'n'");
             assertBadRequest(api.post("/v1/chat/completions", chat("hi", "\"grammar\":\"root ::= \\\"a\\\"\"")),
                     "grammar");
             assertBadRequest(api.post("/v1/chat/completions",

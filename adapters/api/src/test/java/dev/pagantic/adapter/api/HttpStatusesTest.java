@@ -29,11 +29,30 @@ class HttpStatusesTest {
     }
 
     @Test
-    void everyCodeHasAStatusAndEveryStatusAnOpenAiType() {
+    void everyCodeHasAStatusAndAnOpenAiTypeAndCode() {
         for (ErrorCode code : ErrorCode.values()) {
             int status = HttpStatuses.of(code);
             assertThat(status).isBetween(400, 599);
-            assertThat(HttpStatuses.openAiType(status)).isNotBlank();
+            assertThat(OpenAiError.typeOf(status)).isIn("invalid_request_error", "requests", "server_error");
+            assertThat(OpenAiError.codeOf(code)).matches("[a-z_]+");
         }
+    }
+
+    @Test
+    void clientErrorsAreInvalidRequestsAndRateLimitsAreRequestsAsOpenAiTypesThem() {
+        assertThat(OpenAiError.typeOf(400)).isEqualTo("invalid_request_error");
+        assertThat(OpenAiError.typeOf(404)).isEqualTo("invalid_request_error");
+        assertThat(OpenAiError.typeOf(429)).isEqualTo("requests");
+        assertThat(OpenAiError.typeOf(500)).isEqualTo("server_error");
+        assertThat(OpenAiError.codeOf(ErrorCode.INFERENCE_CONTEXT_EXCEEDED)).isEqualTo("context_length_exceeded");
+        assertThat(OpenAiError.paramOf(ErrorCode.INFERENCE_CONTEXT_EXCEEDED)).isEqualTo("messages");
+    }
+
+    @Test
+    void aServerFailureHasOpenAisDocumentWithoutAPaganticCode() {
+        String document = OpenAiError.document(500, "server_error", null, "the server failed", null);
+
+        assertThat(document).isEqualTo("{\"error\":{\"message\":\"the server failed\",\"type\":\"server_error\","
+                + "\"param\":null,\"code\":\"server_error\"}}");
     }
 }

@@ -62,7 +62,7 @@ class ServerOperationsTest {
                 assertThat(refused.statusCode()).isEqualTo(401);
                 assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
                 JsonNode error = json(refused).path("error");
-                assertThat(error.path("type").asString()).isEqualTo("authentication_error");
+                assertThat(error.path("type").asString()).isEqualTo("invalid_request_error");
                 assertThat(error.path("message").asString()).contains("bearer token");
             }
             assertThat(right.statusCode()).isEqualTo(200);
@@ -95,7 +95,7 @@ class ServerOperationsTest {
     }
 
     @Test
-    void beyondTheConcurrencyLimitARequestIsAnswered429AtOnce() throws Exception {
+    void withoutAQueueARequestBeyondTheSlotsIsAnswered429AtOnce() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ScriptedEngine engine = ScriptedEngine.builder().replyWith(request -> {
@@ -103,7 +103,7 @@ class ServerOperationsTest {
             await(release);
             return Result.of("Finally.", TokenUsage.of(3, 1));
         }).build();
-        try (TestServer api = TestServer.start(engine, b -> b.maxConcurrentRequests(1))) {
+        try (TestServer api = TestServer.start(engine, b -> b.maxConcurrentRequests(1).queueSize(0))) {
             CompletableFuture<HttpResponse<String>> first = api.postAsync("/v1/chat/completions", chat("one"));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -114,7 +114,8 @@ class ServerOperationsTest {
 
             assertThat(second.statusCode()).isEqualTo(429);
             assertThat(second.headers().firstValue("Retry-After")).hasValue("1");
-            assertThat(json(second).path("error").path("type").asString()).isEqualTo("rate_limit_error");
+            assertThat(json(second).path("error").path("type").asString()).isEqualTo("requests");
+            assertThat(json(second).path("error").path("code").asString()).isEqualTo("rate_limit_exceeded");
             assertThat(nativeSecond.statusCode()).isEqualTo(429);
             assertThat(json(nativeSecond).path("error").path("code").asString()).isEqualTo("INFERENCE_SATURATED");
             HttpResponse<String> firstResponse = first.get(10, TimeUnit.SECONDS);
@@ -190,7 +191,7 @@ class ServerOperationsTest {
             HttpResponse<String> response = api.post("/v1/chat/completions", chat("Quick!"));
 
             assertThat(response.statusCode()).isEqualTo(408);
-            assertThat(json(response).path("error").path("code").asString()).isEqualTo("CANCELLED_TIMEOUT");
+            assertThat(json(response).path("error").path("pagantic_code").asString()).isEqualTo("CANCELLED_TIMEOUT");
         }
     }
 

@@ -32,7 +32,8 @@ final class TestServer implements AutoCloseable {
         wiring.accept(orchestrator);
         this.orchestrator = orchestrator.build();
         ApiServer.Builder builder = ApiServer.builder().orchestrator(this.orchestrator).timelines(events)
-                .modelName("test-model").port(0).drainTimeout(Duration.ofSeconds(10));
+                .modelName("test-model").alias("gpt-test").alias("gpt-4o-mini").port(0)
+                .drainTimeout(Duration.ofSeconds(10));
         settings.accept(builder);
         this.server = builder.build().start();
     }
