@@ -1,8 +1,18 @@
 package dev.pagantic.adapter.api;
 
+import static dev.pagantic.adapter.api.ApiExchange.REQUEST_ID_HEADER;
+import static dev.pagantic.adapter.api.ApiExchange.RETRY_AFTER_SECONDS;
+import static dev.pagantic.adapter.api.ApiExchange.nativeError;
+import static dev.pagantic.adapter.api.ApiExchange.parse;
+import static dev.pagantic.adapter.api.ApiExchange.requestId;
+import static dev.pagantic.adapter.api.ApiExchange.retryAfter;
+import static dev.pagantic.adapter.api.ApiExchange.send;
+import static dev.pagantic.adapter.api.ApiExchange.sendError;
+import static dev.pagantic.adapter.api.ApiExchange.traceId;
+
+import dev.pagantic.adapter.api.ApiExchange.Dialect;
 import dev.pagantic.core.Cancellation;
 import dev.pagantic.core.ErrorCode;
-import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.facade.FacadeJson;
@@ -14,24 +24,14 @@ import dev.pagantic.orchestrate.facade.SystemResponse;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
-import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -60,15 +60,15 @@ import tools.jackson.databind.node.ObjectNode;
  * graceful shutdown: new requests get 503 (and {@code /health} reports {@code draining}), requests in flight finish
  * (up to the drain timeout; then they are cancelled), and only then does Jetty stop. The server does not own the
  * orchestrator: close that after the server.
+ *
+ * <p>Why this file is longer than 500 lines: its {@link Builder} (about 130 lines, one documented setter per option)
+ * is nested, as every builder of the library is. The server itself is its routes; reading a request and writing its
+ * answer ({@code ApiExchange}) and the concurrency limit with the graceful drain ({@code Admission}) live beside it.
  */
 public final class ApiServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    /** A client-chosen request id ({@code X-Request-Id}) is used when it is this tame. */
-    private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-    private static final String REQUEST_ID_HEADER = "X-Request-Id";
-    private static final int RETRY_AFTER_SECONDS = 1;
 
     /** The default {@link Builder#idleTimeout(Duration)}: 30 seconds. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -86,18 +86,16 @@ public final class ApiServer implements AutoCloseable {
     private final int requestedPort;
     private final byte[] token; // null: no authentication
     private final ApiLimits limits;
-    private final int maxConcurrent;
     private final Duration drainTimeout;
     private final Duration requestTimeout;
     private final Duration idleTimeout;
     private final long minRequestDataRate;
     private final InstantSource clock;
-    private final Semaphore permits;
-    private final Set<Cancellation> inFlight = ConcurrentHashMap.newKeySet();
+    private final Admission admission;
     private final ChatCompletionRequestMapper requestMapper;
+    private final ApiExchange exchange;
     private final ChatCompletionResponseMapper responseMapper = new ChatCompletionResponseMapper();
     private final Object lifecycle = new Object();
-    private volatile boolean draining;
     private Javalin app; // guarded by lifecycle
     private boolean closed; // guarded by lifecycle
     private volatile int boundPort = -1;
@@ -112,14 +110,14 @@ public final class ApiServer implements AutoCloseable {
         this.requestedPort = b.port;
         this.token = b.bearerToken == null ? null : b.bearerToken.getBytes(StandardCharsets.UTF_8);
         this.limits = b.limits;
-        this.maxConcurrent = b.maxConcurrentRequests;
         this.drainTimeout = b.drainTimeout;
         this.requestTimeout = b.requestTimeout;
         this.idleTimeout = b.idleTimeout;
         this.minRequestDataRate = b.minRequestDataRate;
         this.clock = b.clock;
-        this.permits = new Semaphore(b.maxConcurrentRequests);
+        this.admission = new Admission(b.maxConcurrentRequests);
         this.requestMapper = new ChatCompletionRequestMapper(b.limits);
+        this.exchange = new ApiExchange(b.limits);
     }
 
     /** Starts building a server; an orchestrator is required. */
@@ -143,7 +141,7 @@ public final class ApiServer implements AutoCloseable {
             boundPort = app.port();
         }
         LOG.info("pagantic API serving model '{}' on http://{}:{} (authentication {}, at most {} requests at once)",
-                modelName, host, boundPort, token == null ? "off" : "on", maxConcurrent);
+                modelName, host, boundPort, token == null ? "off" : "on", admission.capacity());
         return this;
     }
 
@@ -172,28 +170,13 @@ public final class ApiServer implements AutoCloseable {
             closed = true;
             running = app;
         }
-        draining = true;
+        admission.refuseNew();
         if (running == null) {
             return;
         }
-        LOG.info("pagantic API draining: {} request(s) in flight", maxConcurrent - permits.availablePermits());
-        if (!acquireAll(drainTimeout)) {
-            LOG.warn("requests still running after {}; cancelling {}", drainTimeout, inFlight.size());
-            inFlight.forEach(cancellation -> cancellation.cancel("the server is shutting down"));
-            acquireAll(Duration.ofSeconds(5));
-        }
+        admission.drain(drainTimeout);
         running.stop();
         LOG.info("pagantic API stopped");
-    }
-
-    /** Takes every permit, which means that no request is in flight and none can start. */
-    private boolean acquireAll(Duration timeout) {
-        try {
-            return permits.tryAcquire(maxConcurrent, timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     // ------------------------------------------------------------------------------------------------------ routes
@@ -290,7 +273,7 @@ public final class ApiServer implements AutoCloseable {
                 LOG.debug("malformed native request: {}", malformed.getOriginalMessage());
                 throw ApiFailure.badRequest("the request body is not a valid request: a field has the wrong JSON type");
             }
-            checkLimits(parsed.messages());
+            exchange.checkMessages(parsed.messages());
             SystemRequest request = withDefaultTimeout(parsed.toBuilder()
                     .requestId(parsed.requestId().isEmpty() ? requestId(ctx) : parsed.requestId())
                     .traceId(parsed.traceId().isEmpty() ? traceId(ctx) : parsed.traceId())
@@ -359,9 +342,9 @@ public final class ApiServer implements AutoCloseable {
 
     /** {@code GET /health}: 200 while serving, 503 while draining; never needs a token. */
     private void health(Context ctx) {
-        ObjectNode root = JSON.createObjectNode().put("status", draining ? "draining" : "ok")
+        ObjectNode root = JSON.createObjectNode().put("status", admission.draining() ? "draining" : "ok")
                 .put("model", modelName);
-        send(ctx, draining ? HttpStatuses.UNAVAILABLE : 200, JSON.writeValueAsString(root));
+        send(ctx, admission.draining() ? HttpStatuses.UNAVAILABLE : 200, JSON.writeValueAsString(root));
     }
 
     private void unexpected(Exception failure, Context ctx) {
@@ -384,28 +367,28 @@ public final class ApiServer implements AutoCloseable {
      * body is read first, outside the limit: a client that sends it slowly holds no permit that others need.
      */
     private void guarded(Context ctx, Dialect dialect, Body body) {
-        if (draining) {
+        if (admission.draining()) {
             refuseWhileDraining(ctx, dialect);
             return;
         }
         String raw;
         try {
-            raw = readBody(ctx);
+            raw = exchange.readBody(ctx);
         } catch (ApiFailure failure) {
             sendError(ctx, dialect, failure);
             return;
         }
-        if (draining) {
+        if (admission.draining()) {
             refuseWhileDraining(ctx, dialect);
             return;
         }
-        if (!permits.tryAcquire()) {
-            if (draining) {
+        if (!admission.tryEnter()) {
+            if (admission.draining()) {
                 refuseWhileDraining(ctx, dialect);
             } else {
                 ctx.res().setHeader("Retry-After", String.valueOf(RETRY_AFTER_SECONDS));
                 sendError(ctx, dialect, new ApiFailure(HttpStatuses.TOO_MANY_REQUESTS, ErrorCode.INFERENCE_SATURATED,
-                        "too many requests in flight (at most " + maxConcurrent + "); retry later",
+                        "too many requests in flight (at most " + admission.capacity() + "); retry later",
                         RETRY_AFTER_SECONDS));
             }
             return;
@@ -420,7 +403,7 @@ public final class ApiServer implements AutoCloseable {
         } catch (RuntimeException bug) {
             unexpected(bug, ctx);
         } finally {
-            permits.release();
+            admission.leave();
         }
     }
 
@@ -431,15 +414,11 @@ public final class ApiServer implements AutoCloseable {
     }
 
     private SystemResponse execute(SystemRequest request, StreamHandler stream, Cancellation cancellation) {
-        inFlight.add(cancellation);
-        try {
-            SystemResponse response = orchestrator.execute(request, stream, cancellation);
-            response.error().ifPresent(error -> LOG.info("request {} failed: {} {}", response.requestId(),
-                    error.code(), error.message()));
-            return response;
-        } finally {
-            inFlight.remove(cancellation);
-        }
+        SystemResponse response = admission.track(cancellation,
+                () -> orchestrator.execute(request, stream, cancellation));
+        response.error().ifPresent(error -> LOG.info("request {} failed: {} {}", response.requestId(),
+                error.code(), error.message()));
+        return response;
     }
 
     private SystemRequest withDefaultTimeout(SystemRequest request) {
@@ -447,139 +426,6 @@ public final class ApiServer implements AutoCloseable {
             return request;
         }
         return request.toBuilder().hints(request.hints().toBuilder().timeout(requestTimeout).build()).build();
-    }
-
-    private void checkLimits(List<Message> messages) {
-        if (messages.size() > limits.maxMessages()) {
-            throw ApiFailure.badRequest("too many messages: " + messages.size() + " (the limit is "
-                    + limits.maxMessages() + ")");
-        }
-        for (int i = 0; i < messages.size(); i++) {
-            int length = messages.get(i).content().length();
-            if (length > limits.maxMessageChars()) {
-                throw ApiFailure.badRequest("messages[" + i + "] is too long: " + length + " characters (the limit is "
-                        + limits.maxMessageChars() + ")");
-            }
-        }
-    }
-
-    // --------------------------------------------------------------------------------------------------- exchange
-
-    /** The body as text, refused with 413 beyond the limit (by its declared length before reading it). */
-    private String readBody(Context ctx) {
-        long declared = ctx.req().getContentLengthLong();
-        if (declared > limits.maxBodyBytes()) {
-            throw tooLarge();
-        }
-        int cap = (int) Math.min(limits.maxBodyBytes() + 1, Integer.MAX_VALUE - 8);
-        try (InputStream in = ctx.req().getInputStream()) {
-            byte[] bytes = in.readNBytes(cap);
-            if (bytes.length > limits.maxBodyBytes()) {
-                throw tooLarge();
-            }
-            return new String(bytes, StandardCharsets.UTF_8);
-        } catch (ApiFailure tooLarge) {
-            throw tooLarge;
-        } catch (IOException | RuntimeException unreadable) {
-            // Jetty's idle timeout, its minimum data rate (a runtime BadMessageException), its size limit on a chunked
-            // body, or a reset connection. The exception's text names Jetty's classes, so it goes to the debug log
-            // only, never to the client.
-            if (statusOf(unreadable) == HttpStatuses.CONTENT_TOO_LARGE) {
-                throw tooLarge();
-            }
-            LOG.debug("the body of {} {} could not be read: {}", ctx.method(), ctx.path(), unreadable.toString());
-            throw new ApiFailure(HttpStatuses.REQUEST_TIMEOUT, ErrorCode.CANCELLED_TIMEOUT,
-                    "the request body could not be read: it arrived too slowly or the connection failed", 0);
-        }
-    }
-
-    /** The HTTP status Jetty attached to a failure (or to one of its causes); 0 when none. */
-    private static int statusOf(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof HttpException http) {
-                return http.getCode();
-            }
-        }
-        return 0;
-    }
-
-    private ApiFailure tooLarge() {
-        return new ApiFailure(HttpStatuses.CONTENT_TOO_LARGE, ErrorCode.CONFIG_INVALID,
-                "the request body is larger than the limit of " + limits.maxBodyBytes() + " bytes", 0);
-    }
-
-    private static JsonNode parse(String body) {
-        try {
-            return JSON.readTree(body);
-        } catch (JacksonException notJson) {
-            throw ApiFailure.badRequest("the request body is not JSON: " + notJson.getOriginalMessage());
-        }
-    }
-
-    private static String requestId(Context ctx) {
-        String header = ctx.header(REQUEST_ID_HEADER);
-        return header != null && REQUEST_ID.matcher(header).matches() ? header : UUID.randomUUID().toString();
-    }
-
-    private static String traceId(Context ctx) {
-        return TraceParent.parse(ctx.header(TraceParent.HEADER)).map(TraceParent::traceId).orElse("");
-    }
-
-    private void sendError(Context ctx, Dialect dialect, SystemError error) {
-        retryAfter(ctx, error.code());
-        int status = HttpStatuses.of(error.code());
-        send(ctx, status, dialect == Dialect.OPENAI ? ChatCompletionResponseMapper.error(error)
-                : FacadeJson.toJson(SystemResponse.failure(SystemRequest.builder().build(), error)));
-    }
-
-    private void sendError(Context ctx, Dialect dialect, ApiFailure failure) {
-        if (failure.retryAfterSeconds() > 0) {
-            ctx.res().setHeader("Retry-After", String.valueOf(failure.retryAfterSeconds()));
-        }
-        send(ctx, failure.status(), dialect == Dialect.OPENAI
-                ? ChatCompletionResponseMapper.error(failure.status(), failure.code().name(), failure.getMessage())
-                : FacadeJson.toJson(SystemResponse.failure(SystemRequest.builder().build(),
-                        SystemError.of(failure.code(), failure.getMessage()))));
-    }
-
-    private static void retryAfter(Context ctx, ErrorCode code) {
-        if (code == ErrorCode.INFERENCE_SATURATED) {
-            ctx.res().setHeader("Retry-After", String.valueOf(RETRY_AFTER_SECONDS));
-        }
-    }
-
-    /** An error of the native endpoints that has no pagantic error code (an unknown request id). */
-    private static String nativeError(String code, String message) {
-        ObjectNode root = JSON.createObjectNode();
-        root.putObject("error").put("code", code).put("category", "NotFound").put("retryable", false)
-                .put("message", message).putObject("details");
-        return JSON.writeValueAsString(root);
-    }
-
-    /**
-     * Writes a whole JSON response and completes it at once, rather than leaving it to Javalin after the handler:
-     * a graceful shutdown that sees the request finished must find its response on the wire.
-     */
-    private static void send(Context ctx, int status, String json) {
-        HttpServletResponse res = ctx.res();
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        res.setStatus(status);
-        res.setContentType("application/json");
-        res.setCharacterEncoding("UTF-8");
-        res.setContentLength(bytes.length);
-        try (OutputStream out = res.getOutputStream()) {
-            out.write(bytes);
-        } catch (IOException disconnected) {
-            LOG.debug("client went away before its {} response: {}", status, disconnected.toString());
-        }
-    }
-
-    /** Which error document an endpoint answers with. */
-    private enum Dialect {
-        /** {@code {"error": {"message", "type", "param", "code"}}}. */
-        OPENAI,
-        /** {@link FacadeJson}'s response document with its error object. */
-        NATIVE
     }
 
     /** The body of an inference endpoint, given the request body as text. */
