@@ -221,6 +221,8 @@ public final class ApiServer implements AutoCloseable {
             return;
         }
         ctx.res().setHeader("WWW-Authenticate", "Bearer");
+        // The body was not read: Jetty drops the connection after this answer, so the client must not reuse it.
+        ctx.res().setHeader("Connection", "close");
         send(ctx, HttpStatuses.UNAUTHORIZED, ChatCompletionResponseMapper.error(HttpStatuses.UNAUTHORIZED,
                 "invalid_api_key", "a valid bearer token is required (Authorization: Bearer <token>)"));
         ctx.skipRemainingHandlers();
@@ -375,6 +377,7 @@ public final class ApiServer implements AutoCloseable {
         try {
             raw = exchange.readBody(ctx);
         } catch (ApiFailure failure) {
+            ctx.res().setHeader("Connection", "close"); // the body is left unread: the connection cannot be reused
             sendError(ctx, dialect, failure);
             return;
         }
