@@ -124,6 +124,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires() {
+        RULES.theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires().check(PRODUCTION);
+    }
+
+    @Test
     void grammarCodeLivesOnlyInInferenceGrammar() {
         RULES.grammarCodeLivesOnlyInInferenceGrammar().check(PRODUCTION);
     }

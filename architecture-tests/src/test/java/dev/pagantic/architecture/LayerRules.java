@@ -117,6 +117,8 @@ public final class LayerRules {
         rules.put("onlyTheTemporalAdapterUsesTheInterceptionSpi", onlyTheTemporalAdapterUsesTheInterceptionSpi());
         rules.put("adaptersOnlyBuildAndCloseWiredComponents", adaptersOnlyBuildAndCloseWiredComponents());
         rules.put("adaptersDoNotDependOnEachOther", adaptersDoNotDependOnEachOther());
+        rules.put("theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires",
+                theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires());
         rules.put("grammarCodeLivesOnlyInInferenceGrammar", grammarCodeLivesOnlyInInferenceGrammar());
         rules.put("onlyInferenceNamesClassesGbnf", onlyInferenceNamesClassesGbnf());
         rules.put("packagesAreFreeOfCycles", packagesAreFreeOfCycles());
@@ -276,7 +278,9 @@ public final class LayerRules {
                         + "builder(), the methods of a builder (a class named *Builder that has a build() without "
                         + "parameters), close() and an enum's values()/valueOf()/name()/ordinal(), and may pass "
                         + "method references; any other call (inference, prompt construction, tool execution, JSON "
-                        + "validation) belongs behind the facade"));
+                        + "validation) belongs behind the facade. The one exception is the MCP adapter's use of the "
+                        + "tool layer: it implements Tool for an MCP server's tools and serves a ToolRegistry through "
+                        + "a ToolExecutor"));
     }
 
     public ArchRule adaptersDoNotDependOnEachOther() {
@@ -284,6 +288,15 @@ public final class LayerRules {
                 .should().notDependOnEachOther()
                 .because("each adapter stands alone on the facade; what two adapters share belongs in the facade or "
                         + "core"));
+    }
+
+    public ArchRule theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires() {
+        return rule(classes().that().resideInAPackage(mcp())
+                .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(mcpAllowed())))
+                .because("the MCP adapter bridges MCP and the tool layer: MCP servers' tools become Tools, and a "
+                        + "ToolRegistry is served through a ToolExecutor; pagantic's modes are reached through the "
+                        + "facade (pagantic_request), and engines are only wired for its command. It uses no "
+                        + "orchestrate internals, not the interception SPI, and no other adapter"));
     }
 
     // ------------------------------------------------------------------------------------------------------- grammar
@@ -411,6 +424,19 @@ public final class LayerRules {
         return layer("adapter.temporal");
     }
 
+    private String mcp() {
+        return layer("adapter.mcp");
+    }
+
+    private String tool() {
+        return layer("tool");
+    }
+
+    /** Core, the facade, the tool layer, what an adapter may wire, and itself. */
+    private String[] mcpAllowed() {
+        return concat(wiredComponents(), core(), facade(), tool(), mcp());
+    }
+
     private String examples() {
         return layer("examples");
     }
@@ -495,12 +521,18 @@ public final class LayerRules {
         return resideInAnyPackage(FOREIGN_LOGGING_PACKAGES).or(type(System.Logger.class));
     }
 
-    /** Calls an adapter must not make: a method of a wired component that does more than build or close it. */
+    /**
+     * Calls an adapter must not make: a method of a wired component that does more than build or close it, except
+     * the MCP adapter's calls into the tool layer.
+     */
     private DescribedPredicate<JavaMethodCall> aNonWiringCallIntoAComponent() {
         DescribedPredicate<JavaClass> component = resideInAnyPackage(wiredComponents());
+        DescribedPredicate<JavaClass> mcpAdapter = resideInAPackage(mcp());
+        DescribedPredicate<JavaClass> toolLayer = resideInAPackage(tool());
         return describe("a method of an engine, inference or band type that is not builder(), a builder method, "
-                        + "close() or an enum's constant API",
-                call -> component.test(call.getTargetOwner()) && !isWiringCall(call.getTarget()));
+                        + "close() or an enum's constant API (the MCP adapter may call the tool layer)",
+                call -> component.test(call.getTargetOwner()) && !isWiringCall(call.getTarget())
+                        && !(mcpAdapter.test(call.getOriginOwner()) && toolLayer.test(call.getTargetOwner())));
     }
 
     /** A call of {@code infer} on the inference layer's {@code Engine} or a type implementing it. */

@@ -7,10 +7,14 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.pagantic.archfixture.violating.adapter.api.ApiUsingCli;
 import dev.pagantic.archfixture.violating.adapter.cli.CliBuildingContext;
+import dev.pagantic.archfixture.violating.adapter.cli.CliCallingATool;
 import dev.pagantic.archfixture.violating.adapter.cli.CliCallingEngineInfer;
 import dev.pagantic.archfixture.violating.adapter.cli.CliUsingOrchestrateInternals;
 import dev.pagantic.archfixture.violating.adapter.cli.CliUsingTheSpi;
 import dev.pagantic.archfixture.violating.adapter.cli.CliWiringOnly;
+import dev.pagantic.archfixture.violating.adapter.mcp.McpCallingEngineInfer;
+import dev.pagantic.archfixture.violating.adapter.mcp.McpCallingTools;
+import dev.pagantic.archfixture.violating.adapter.mcp.McpUsingTheSpi;
 import dev.pagantic.archfixture.violating.adapter.temporal.TemporalUsingTheSpi;
 import dev.pagantic.archfixture.violating.constraint.JsonGrammarGenerator;
 import dev.pagantic.archfixture.violating.context.ContextUsingTool;
@@ -212,6 +216,29 @@ class RulesCatchViolationsTest {
             doesNotReport(RULES.adaptersDependOnlyOnTheFacadeCoreAndWiredComponents(), CliWiringOnly.class);
             doesNotReport(RULES.adaptersOnlyBuildAndCloseWiredComponents(), CliWiringOnly.class);
             doesNotReport(RULES.onlyTheTemporalAdapterUsesTheInterceptionSpi(), CliWiringOnly.class);
+        }
+
+        @Test
+        void ruleReportsAnAdapterOtherThanMcpCallingATool() {
+            reports(RULES.adaptersOnlyBuildAndCloseWiredComponents(), CliCallingATool.class);
+        }
+
+        @Test
+        void ruleAcceptsTheMcpAdapterImplementingAndCallingToolsThroughTheToolLayer() {
+            doesNotReport(RULES.adaptersOnlyBuildAndCloseWiredComponents(), McpCallingTools.class);
+            doesNotReport(RULES.theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires(),
+                    McpCallingTools.class);
+            doesNotReport(RULES.adaptersDependOnlyOnTheFacadeCoreAndWiredComponents(), McpCallingTools.class);
+        }
+
+        @Test
+        void ruleReportsTheMcpAdapterCallingAnEngineItself() {
+            reports(RULES.adaptersOnlyBuildAndCloseWiredComponents(), McpCallingEngineInfer.class);
+        }
+
+        @Test
+        void ruleReportsTheMcpAdapterUsingTheSpi() {
+            reports(RULES.theMcpAdapterUsesOnlyCoreTheFacadeTheToolLayerAndWhatItWires(), McpUsingTheSpi.class);
         }
 
         @Test

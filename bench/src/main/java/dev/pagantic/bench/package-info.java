@@ -8,5 +8,7 @@
  * ({@link dev.pagantic.bench.SessionTurnBench}, {@link dev.pagantic.bench.SessionScaling}), and the API adapter's
  * server for a loopback load generator ({@link dev.pagantic.bench.ApiLoadServer}, {@code bench/load}). The normal
  * build compiles them and runs none; docs/performance.md says how to run them and what they measured.
+ * {@link dev.pagantic.bench.ConversationStoreBench} measures what persisting a turn and restoring a session cost in
+ * each conversation store (in memory, file journal, JDBC on SQLite and on a PostgreSQL server it starts).
  */
 package dev.pagantic.bench;

@@ -1,6 +1,8 @@
 package dev.pagantic.examples;
 
+import dev.pagantic.core.Message;
 import dev.pagantic.core.Schema;
+import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
 import dev.pagantic.engine.llamacpp.LlamaRuntime;
@@ -16,8 +18,6 @@ import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.testkit.TestModels;
-import dev.pagantic.tool.Tool;
-import dev.pagantic.tool.ToolRegistry;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,22 +32,25 @@ import java.util.Optional;
  * The README's main demo: what pagantic adds around a model, on a real model when one is available. It runs three
  * requests through the facade and prints each response with its event timeline:
  * <ol>
- *   <li>a chat turn in which the model calls a tool and then answers with the tool's result;</li>
+ *   <li>a chat turn in which the model calls a tool, the demo runs it, and the model answers with its result;</li>
  *   <li>a structured extraction, constrained by a grammar derived from its schema at the decoder and validated
  *       against the schema afterwards;</li>
  *   <li>a three-way vote with its confidence.</li>
  * </ol>
- * The model is {@code stories260K.gguf} from the folder named by {@code PAGANTIC_TEST_MODEL_DIR}, by default
- * {@code ../shared/models} beside the repository. It writes children's stories and follows no instructions, so the
+ * The model is {@code tiny-instruct.gguf} (a small chat model that follows instructions) when it is in the folder
+ * named by {@code PAGANTIC_TEST_MODEL_DIR}, by default {@code ../shared/models} beside the repository, otherwise
+ * {@code stories260K.gguf} from there. That one writes children's stories and follows no instructions, so the
  * demo asks it for what the constraints guarantee: a tool call forced by {@code tool_choice=required}, JSON that must
  * conform, votes that may disagree. Without the model it says where to put one and runs the same requests on the
  * scripted engine, labelled as such.
  *
- * <p>Run it with the README's first command; it exits by itself (a loaded model would keep the JVM alive).
+ * <p>Run it with the README's first command; it ends by itself when {@code main} returns.
  */
 public final class MainDemo {
 
     static final String MODEL_FILE = "stories260K.gguf";
+    /** The model the demo prefers when it is there: it follows instructions. */
+    static final String INSTRUCT_MODEL_FILE = "tiny-instruct.gguf";
     private static final Schema CHARACTER = Schema.object()
             .required("name", Schema.string().withMaxLength(12))
             .required("animal", Schema.enumOf("cat", "dog", "bird"))
@@ -64,7 +67,9 @@ public final class MainDemo {
 
     public static void main(String[] args) {
         int status = run(System.out, modelDirectory());
-        System.exit(status); // a loaded llama.cpp model keeps non-daemon native threads alive
+        if (status != 0) {
+            System.exit(status); // only to report the failure: the JVM ends by itself when main returns
+        }
     }
 
     /**
@@ -75,7 +80,8 @@ public final class MainDemo {
      * @return 0 when every request succeeded, 1 otherwise
      */
     public static int run(PrintStream out, Path modelDir) {
-        Path model = modelDir.resolve(MODEL_FILE);
+        Path instruct = modelDir.resolve(INSTRUCT_MODEL_FILE);
+        Path model = Files.isRegularFile(instruct) ? instruct : modelDir.resolve(MODEL_FILE);
         boolean real = Files.isRegularFile(model);
         if (!real) {
             out.println("No model at " + model + ": put " + MODEL_FILE + " there (or point PAGANTIC_TEST_MODEL_DIR at"
@@ -87,22 +93,17 @@ public final class MainDemo {
              Engine engine = real ? realEngine(runtime, model) : scriptedEngine();
              Orchestrator pagantic = Orchestrator.builder()
                      .engine(engine)
-                     .tools(ToolRegistry.of(weatherTool()))
                      .systemPrompt("You are a helpful assistant.")
                      .eventLog(events)
                      .build()) {
             out.println("Engine: " + (real ? "llama.cpp, " + engine.modelInfo().name() + " (real model)"
                     : "scripted (no model)"));
-            boolean ok = show(out, events, "1. A chat turn with a tool call", pagantic.execute(SystemRequest.builder()
-                    .user("What is the weather in Paris?")
-                    .hints(ExecutionHints.builder().maxTokens(256).temperature(0).option("tool_choice", "required")
-                            .option("parallel_tool_calls", false)
-                            .build())
-                    .build()));
+            boolean ok = toolTurn(out, events, pagantic);
             ok &= show(out, events, "2. Grammar-constrained extraction, validated against its schema",
                     pagantic.execute(SystemRequest.builder().mode(Mode.STRUCTURED)
                             .user("Invent a story character.").output(OutputContract.of(CHARACTER))
-                            .hints(ExecutionHints.builder().maxTokens(96).build()).build()));
+                            .hints(ExecutionHints.builder().maxTokens(96).option("tool_choice", "none").build())
+                            .build()));
             ok &= show(out, events, "3. A three-way vote", pagantic.execute(SystemRequest.builder()
                     .mode(Mode.REDUNDANT).user("How does the little cat feel?").output(OutputContract.of(MOOD))
                     .hints(ExecutionHints.builder().maxTokens(32).temperature(1.0).option("tool_choice", "none")
@@ -112,27 +113,45 @@ public final class MainDemo {
         }
     }
 
+    /**
+     * A chat turn with a tool call: the model's call (forced by {@code tool_choice=required}) is handed back, the demo
+     * runs the tool, and the model answers with its result ({@code tool_choice=none}: an answer, whatever the model
+     * would choose). A small model that follows no instructions might otherwise call the tool again and again.
+     */
+    private static boolean toolTurn(PrintStream out, InMemoryEventLog events, Orchestrator pagantic) {
+        Message question = Message.user("What is the weather in Paris?");
+        SystemResponse call = pagantic.execute(SystemRequest.builder().message(question).callerTool(WEATHER)
+                .hints(ExecutionHints.builder().maxTokens(256).temperature(0).option("tool_choice", "required")
+                        .option("parallel_tool_calls", false).build())
+                .build());
+        if (!show(out, events, "1. A chat turn with a tool call", call) || call.toolCallsRequested().isEmpty()) {
+            return false;
+        }
+        ToolCall requested = call.toolCallsRequested().get(0);
+        String result = "Sunny and 24 degrees in " + requested.arguments().get("city");
+        out.println("tool call:   " + requested.name() + " " + requested.arguments() + " -> " + result);
+        return show(out, events, "1. ... and the answer with the tool's result", pagantic.execute(SystemRequest
+                .builder().message(question).message(Message.assistant("", List.of(requested)))
+                .message(Message.toolResult(requested.id(), requested.name(), result)).callerTool(WEATHER)
+                .hints(ExecutionHints.builder().maxTokens(64).temperature(0).option("tool_choice", "none").build())
+                .build()));
+    }
+
     private static Engine realEngine(LlamaRuntime runtime, Path model) {
         return LlamaCppEngine.builder().runtime(runtime).modelPath(model).contextSize(2048).threads(2).seed(42)
                 .build();
     }
 
-    /** Canned answers in the order the three requests ask for them (a structured call has a tool phase first). */
+    /** Canned answers in the order the requests ask for them: the call, the answer, the extraction, three votes. */
     private static Engine scriptedEngine() {
         return ScriptedEngine.builder()
                 .capabilities(Capability.TOOLS, Capability.GRAMMAR, Capability.STREAMING)
                 .replyCallingTool("get_weather", Map.of("city", "Paris"))
                 .reply("It is sunny in Paris, 24 degrees.")
-                .reply("Let me think.").reply("{\"name\": \"Tom\", \"animal\": \"Cat\", \"age\": 3")
-                .reply("Done.").reply("{\"mood\":\"happy\"}")
-                .reply("Done.").reply("{\"mood\":\"happy\"}")
-                .reply("Done.").reply("{\"mood\":\"calm\"}")
-                .build();
-    }
-
-    private static Tool weatherTool() {
-        return Tool.builder(WEATHER)
-                .handler((ctx, args) -> "Sunny and 24 degrees in " + args.get("city"))
+                .reply("{\"name\": \"Tom\", \"animal\": \"Cat\", \"age\": 3")
+                .reply("{\"mood\":\"happy\"}")
+                .reply("{\"mood\":\"happy\"}")
+                .reply("{\"mood\":\"calm\"}")
                 .build();
     }
 

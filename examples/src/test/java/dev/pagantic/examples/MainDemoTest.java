@@ -35,7 +35,7 @@ class MainDemoTest {
                 "confidence:  0.67 (voting)",
                 "All three requests succeeded.");
         assertThat(lines).anyMatch(line -> line.startsWith("validation:  valid (repaired)"));
-        assertThat(lines).anyMatch(line -> line.matches("\\s+\\d+ ms  tool_end\\s+get_weather.*"));
+        assertThat(lines).anyMatch(line -> line.matches("\\s+\\d+ ms  inference_end .*, tool_calls, .*"));
     }
 
     @Test

@@ -64,8 +64,14 @@ final class JsonSchemaReader {
     private static final Set<String> INEXACT_FORMATS = Set.of("hostname", "idn-hostname", "idn-email",
             "uri-template", "regex");
 
-    /** The dialect URIs accepted in {@code $schema}: draft 2020-12's, with or without an empty fragment. */
-    private static final Set<String> DIALECTS = Set.of(Schema.DIALECT, Schema.DIALECT + "#");
+    /**
+     * The dialect URIs accepted in {@code $schema}, with or without an empty fragment: draft 2020-12's, and draft-07's,
+     * which the openai SDK's zod helpers and most MCP servers declare. A draft-07 document means what it means in
+     * 2020-12 as far as the reader goes: the keywords whose meaning changed (array-form {@code items},
+     * {@code additionalItems}, {@code dependencies}) are not read and so refused by name, never read the 2020-12 way.
+     */
+    private static final Set<String> DIALECTS = Set.of(Schema.DIALECT, Schema.DIALECT + "#",
+            "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema");
 
     /**
      * Schemas nested deeper than this are refused: reading, grammar generation and validation recurse once per
@@ -185,7 +191,7 @@ final class JsonSchemaReader {
             case DIALECT -> {
                 check(pointer.equals("/$schema"), pointer, keyword, "'$schema' belongs on the root only");
                 check(DIALECTS.contains(text(value, pointer, keyword)), pointer, keyword, "pagantic reads JSON Schema "
-                        + "draft 2020-12 ('" + Schema.DIALECT + "'), not '" + value + "'");
+                        + "draft 2020-12 ('" + Schema.DIALECT + "') and draft-07 documents, not '" + value + "'");
             }
         }
     }

@@ -115,10 +115,22 @@ class JsonSchemaReaderTest {
     }
 
     @Test
-    void onlyDraft202012IsRead() {
+    void draft202012AndDraft07AreReadAndOtherDialectsRefused() {
         assertThat(Schema.fromJsonSchema(Map.of("$schema", Schema.DIALECT)).toJsonSchema())
                 .containsEntry("$schema", Schema.DIALECT);
-        assertRefused(Map.of("$schema", "http://json-schema.org/draft-07/schema#"), "/$schema", "$schema");
+        Map<String, Object> zod = Map.of("$schema", "http://json-schema.org/draft-07/schema#", "type", "object",
+                "properties", Map.of("node", Map.of("$ref", "#/definitions/node")),
+                "definitions", Map.of("node", Map.of("type", "string")));
+        assertThat(Schema.fromJsonSchema(zod).resolve("#/definitions/node")).contains(Map.of("type", "string"));
+        assertRefused(Map.of("$schema", "http://json-schema.org/draft-04/schema#"), "/$schema", "$schema");
+    }
+
+    @Test
+    void draft07KeywordsWhoseMeaningChangedAreRefusedRatherThanReadThe202012Way() {
+        String draft07 = "http://json-schema.org/draft-07/schema#";
+        assertRefused(Map.of("$schema", draft07, "items", List.of(Map.of("type", "string"))), "/items", "items");
+        assertRefused(Map.of("$schema", draft07, "additionalItems", false), "/additionalItems", "additionalItems");
+        assertRefused(Map.of("$schema", draft07, "dependencies", Map.of()), "/dependencies", "dependencies");
     }
 
     @Test

@@ -12,6 +12,13 @@ import java.util.List;
  *
  * <p>Session ids are non-blank strings of at most {@value #MAX_SESSION_ID_LENGTH} characters. Implementations are
  * thread-safe. Failures are {@link PaganticException}s.
+ *
+ * <h2>Concurrent writers</h2>
+ * {@link #append(String, List)} never loses a message when several threads, or several store instances on one
+ * database, append to the same session: each batch lands whole, after the batches committed before it. A writer that
+ * must not interleave with another writer's turn (it built its batch from what it read) uses
+ * {@link #appendAt(String, long, List)}, the optimistic check: the batch is committed only if the conversation still
+ * ends where the writer last saw it.
  */
 public interface ConversationStore extends AutoCloseable {
 
@@ -26,6 +33,19 @@ public interface ConversationStore extends AutoCloseable {
      * @return the number of messages the session's conversation holds after this commit
      */
     long append(String sessionId, List<Message> messages);
+
+    /**
+     * Appends messages only if the session's conversation holds exactly {@code position} messages, so that the batch's
+     * first message lands at index {@code position}: an optimistic concurrency check for a writer that knows how long
+     * the conversation was when it read it (the size of {@link StoredSession#messages()}, or what its last append
+     * returned). An unknown session holds 0 messages, and is created. Atomic like {@link #append(String, List)}.
+     *
+     * @return the number of messages the session's conversation holds after this commit
+     * @throws PaganticException {@code ORCHESTRATION_CONCURRENT_USE} if the conversation holds a different number of
+     *                           messages (another writer appended, or deleted the session); nothing is appended, and
+     *                           the caller decides whether to reload and try again
+     */
+    long appendAt(String sessionId, long position, List<Message> messages);
 
     /**
      * Appends one message.

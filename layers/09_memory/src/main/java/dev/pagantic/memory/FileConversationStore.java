@@ -101,6 +101,13 @@ public final class FileConversationStore implements ConversationStore {
     }
 
     @Override
+    public long appendAt(String sessionId, long position, List<Message> messages) {
+        List<Message> batch = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        return journal(sessionId, position == 0) // a call that must fail creates no journal
+                .orElseThrow(() -> StoreSupport.notAt(sessionId, position, 0)).appendAt(position, batch);
+    }
+
+    @Override
     public void putState(String sessionId, String key, Object value) {
         StateValues.requireKey(key);
         Object normalized = StateValues.normalize(key, value);

@@ -32,6 +32,23 @@ public final class InMemoryConversationStore implements ConversationStore {
     }
 
     @Override
+    public long appendAt(String sessionId, long position, List<Message> messages) {
+        List<Message> batch = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        check(sessionId);
+        SessionData data = position == 0 ? open(sessionId) : sessions.get(sessionId); // a failed call creates nothing
+        if (data == null) {
+            throw StoreSupport.notAt(sessionId, position, 0);
+        }
+        synchronized (data) {
+            if (data.messages.size() != position) {
+                throw StoreSupport.notAt(sessionId, position, data.messages.size());
+            }
+            data.apply(new JournalRecord.Messages(batch));
+            return data.messages.size();
+        }
+    }
+
+    @Override
     public void putState(String sessionId, String key, Object value) {
         StateValues.requireKey(key);
         Object normalized = StateValues.normalize(key, value);

@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {"t":"state","state":{"k":..., ...}}
  * </pre>
  * A message is {@code {"role", "content", "toolCalls":[{"id","name","arguments"}], "toolCallId", "name"}}, empty
- * fields left out. Jackson 3 mappers are immutable, so the shared instance is not mutable state.
+ * fields left out. {@link JdbcConversationStore} stores each message and each state value in the same JSON forms, one
+ * per row. Jackson 3 mappers are immutable, so the shared instance is not mutable state.
  */
 final class JournalCodec {
 
@@ -104,6 +105,46 @@ final class JournalCodec {
             }
             throw new IllegalArgumentException("invalid " + type + " record: " + invalid.getMessage(), invalid);
         }
+    }
+
+    /** A message as its JSON object text. */
+    static String messageJson(Message message) {
+        return MAPPER.writeValueAsString(encodeMessage(message));
+    }
+
+    /**
+     * The message a JSON object text encodes.
+     *
+     * @throws IllegalArgumentException if it is not a well-formed message
+     */
+    static Message message(String json) {
+        try {
+            return decodeMessage(MAPPER.readTree(json));
+        } catch (IllegalArgumentException invalid) {
+            throw invalid;
+        } catch (RuntimeException invalid) { // malformed JSON, an unknown role, a record constructor's check
+            throw new IllegalArgumentException(invalid.getMessage(), invalid);
+        }
+    }
+
+    /** A normalised session-state value as JSON text. */
+    static String valueJson(Object value) {
+        return MAPPER.writeValueAsString(value);
+    }
+
+    /**
+     * The session-state value a JSON text encodes, normalised.
+     *
+     * @throws IllegalArgumentException if it is not JSON
+     */
+    static Object value(String key, String json) {
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(json);
+        } catch (RuntimeException malformed) {
+            throw new IllegalArgumentException("not JSON: " + malformed.getMessage(), malformed);
+        }
+        return StateValues.normalize(key, toJava(node, true));
     }
 
     private static ObjectNode encodeMessage(Message message) {

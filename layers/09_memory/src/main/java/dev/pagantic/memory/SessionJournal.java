@@ -120,6 +120,14 @@ final class SessionJournal {
         return data.messages.size();
     }
 
+    synchronized long appendAt(long position, List<Message> messages) {
+        checkOpen();
+        if (data.messages.size() != position) {
+            throw StoreSupport.notAt(sessionId, position, data.messages.size());
+        }
+        return append(messages);
+    }
+
     synchronized void put(String key, Object value) {
         commit(new JournalRecord.Put(key, value));
     }

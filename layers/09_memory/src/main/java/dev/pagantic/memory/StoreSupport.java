@@ -22,6 +22,13 @@ final class StoreSupport {
         return sessionId;
     }
 
+    /** The failure of {@link ConversationStore#appendAt} when the conversation does not end at the position. */
+    static PaganticException notAt(String sessionId, long position, long actual) {
+        return PaganticException.builder(ErrorCode.ORCHESTRATION_CONCURRENT_USE, "session '" + sessionId
+                        + "' holds " + actual + " messages, not " + position + ": another writer changed it")
+                .detail("sessionId", sessionId).detail("position", position).detail("messages", actual).build();
+    }
+
     static PaganticException closed() {
         return PaganticException.of(ErrorCode.CONFIG_INVALID, "the conversation store is closed");
     }

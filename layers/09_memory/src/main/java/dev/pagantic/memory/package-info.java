@@ -31,13 +31,25 @@
  * valid prefix recovered and the original file preserved, never as an exception that loses the session. Compaction
  * writes a new file, forces it, renames it atomically over the journal and forces the directory. The crash test kills
  * a child JVM with SIGKILL mid-append, repeatedly, and finds every committed record and no partial one.
+ * {@link dev.pagantic.memory.JdbcConversationStore} keeps sessions in three tables of a database that several store
+ * instances (the instances of a service) share: PostgreSQL through the application's pool, or SQLite as the
+ * zero-setup embedded database (chosen over H2 for commits forced to the device, a stable file format and files that
+ * several processes can share). Appends are optimistic: the session's message count is its version, and an append
+ * commits only if the count it read is unchanged, else it retries from the new count; so concurrent writers never
+ * lose a message, and only failures before a commit are retried, so none is written twice.
+ * {@link dev.pagantic.memory.ConversationStore#appendAt} is the same check for callers that must not interleave with
+ * another writer. Messages and state values are stored in the journal's JSON forms, one codec for both stores.
  *
  * <h2>Contract</h2>
- * Part of the flat band: depends on core, inference, Jackson and SLF4J only, never on another band layer or on
- * orchestrate. State lives in objects the application creates and passes in (no static registries); every type here
- * is thread-safe, and reads return immutable copies so that history can be inspected or serialised without aliasing.
+ * Part of the flat band: depends on core, inference, Jackson and SLF4J only (the JDBC store on {@code java.sql}; the
+ * driver is the application's choice), never on another band layer or on orchestrate. What every store must do is
+ * the contract kit in {@code pagantic-memory-tck}, whose tests run it against each store here. State lives in objects
+ * the application creates and passes in (no static registries); every type here is thread-safe, and reads return
+ * immutable copies so that history can be inspected or serialised without aliasing.
  * Failures are {@code PaganticException}s: invalid input and configuration are {@code CONFIG_INVALID}; a session
- * journal already open in another store is {@code ORCHESTRATION_CONCURRENT_USE}; storage I/O failures are reported as
- * {@code CONFIG_INVALID} (not retryable) with the path and operation in the details, since core has no storage code.
+ * journal already open in another store, an {@code appendAt} whose position is stale and a JDBC write that kept
+ * meeting other writers are {@code ORCHESTRATION_CONCURRENT_USE}; storage failures are reported as
+ * {@code CONFIG_INVALID} with the path or SQLState and the operation in the details (retryable when a database was
+ * unreachable), since core has no storage code.
  */
 package dev.pagantic.memory;

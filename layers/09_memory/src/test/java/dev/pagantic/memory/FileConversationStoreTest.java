@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
+import dev.pagantic.core.ToolCall;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -15,17 +16,38 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class FileConversationStoreTest extends ConversationStoreContract {
+/**
+ * The file store's own behaviour: its journal format, recovery and compaction. What every store does is checked by
+ * the conversation-store kit ({@code pagantic-memory-tck}), whose tests run it against this store too.
+ */
+class FileConversationStoreTest {
 
     @TempDir
     Path directory;
 
-    @Override
-    protected ConversationStore createStore() {
+    private ConversationStore store;
+
+    @BeforeEach
+    void openStore() {
+        store = createStore();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    private ConversationStore createStore() {
         return FileConversationStore.open(directory);
+    }
+
+    private static Message toolCall(String id) {
+        return Message.assistant("let me look", List.of(ToolCall.of(id, "lookup", Map.of("city", "Paris"))));
     }
 
     private FileConversationStore fileStore() {
@@ -39,19 +61,16 @@ class FileConversationStoreTest extends ConversationStoreContract {
     }
 
     @Test
-    void everythingCommittedSurvivesReopening() {
+    void reopeningReplaysOneRecordPerCommit() {
         store.append("s", List.of(Message.system("sys"), Message.user("q"), toolCall("c1"),
                 Message.toolResult("c1", "lookup", "r")));
         store.putState("s", "city", "Paris");
         store.putState("s", "n", 7);
         store.removeState("s", "n");
-        StoredSession before = store.load("s");
 
         StoredSession after = reopen("s");
 
-        assertThat(after.messages()).isEqualTo(before.messages());
         assertThat(after.state()).containsExactly(Map.entry("city", "Paris"));
-        assertThat(after.recovery().isClean()).isTrue();
         assertThat(after.recovery().recordsRecovered()).isEqualTo(4);
     }
 

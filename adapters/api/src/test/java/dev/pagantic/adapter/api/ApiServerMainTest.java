@@ -2,7 +2,11 @@ package dev.pagantic.adapter.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
 import dev.pagantic.tck.ModelAssumptions;
+import dev.pagantic.testkit.TestModels;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -14,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 class ApiServerMainTest {
@@ -75,6 +80,19 @@ class ApiServerMainTest {
         assertThatThrownBy(() -> ApiServerMain.start(ApiServerMain.options("--model", "no/such.gguf", "--port", "0"),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
                 .hasMessageContaining("no model file at");
+    }
+
+    @Test
+    void aModelOfAnArchitectureTheBundledLlamaCppDoesNotKnowStopsTheServerFromStartingWithItsName(@TempDir Path dir)
+            throws Exception {
+        Path qwen3 = TestModels.withArchitecture(testModel("stories260K.gguf"), "qwen3", dir);
+
+        assertThatThrownBy(() -> ApiServerMain.start(ApiServerMain.options("--model", qwen3.toString(), "--port", "0"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(PaganticException.class, refused -> {
+                    assertThat(refused.code()).isEqualTo(ErrorCode.INFERENCE_MODEL_UNAVAILABLE);
+                    assertThat(refused.getMessage()).contains("'qwen3'", "b4916", "llama-server");
+                });
     }
 
     @Test

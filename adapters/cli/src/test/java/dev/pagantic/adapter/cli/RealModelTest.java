@@ -2,8 +2,10 @@ package dev.pagantic.adapter.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.pagantic.tck.ModelAssumptions;
+import dev.pagantic.testkit.TestModels;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command on a real model: stories260K (children's-story English, no instruction following), found through
@@ -37,6 +39,16 @@ class RealModelTest {
         // The decoder is constrained by the grammar derived from the schema, so even this model writes valid JSON.
         assertThat(run.code()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("{").contains("\"name\" : \"");
+    }
+
+    @Test
+    void aModelOfAnArchitectureTheBundledLlamaCppDoesNotKnowIsRefusedByName(@TempDir Path dir) throws Exception {
+        Path qwen3 = TestModels.withArchitecture(model(STORIES), "qwen3", dir);
+
+        Cli.Run run = Cli.run("--model", qwen3.toString(), "chat", "Hello");
+
+        assertThat(run.code()).isEqualTo(ExitCodes.INFERENCE);
+        assertThat(run.err()).contains("INFERENCE_MODEL_UNAVAILABLE", "'qwen3'", "b4916", "llama-server");
     }
 
     private static Path model(String file) {

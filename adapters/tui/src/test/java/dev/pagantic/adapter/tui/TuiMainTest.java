@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TuiMainTest {
 
@@ -42,6 +44,18 @@ class TuiMainTest {
 
         assertThat(chat.status()).isEqualTo(TuiMain.FAILURE);
         assertThat(chat.output()).contains("loading no/such/model.gguf", "pagantic-tui: INFERENCE_MODEL_UNAVAILABLE");
+    }
+
+    @Test
+    void aModelOfAnArchitectureTheBundledLlamaCppDoesNotKnowIsRefusedByName(@TempDir Path dir) throws Exception {
+        Path qwen3 = dev.pagantic.testkit.TestModels.withArchitecture(TestModels.model(TestModels.STORIES), "qwen3",
+                dir);
+
+        ChatHarness chat = ChatHarness.typing("hello").runMain(TuiOptions.parse("--model", qwen3.toString()));
+
+        assertThat(chat.status()).isEqualTo(TuiMain.FAILURE);
+        assertThat(chat.output()).contains("pagantic-tui: INFERENCE_MODEL_UNAVAILABLE", "'qwen3'", "b4916",
+                "llama-server");
     }
 
     @Test

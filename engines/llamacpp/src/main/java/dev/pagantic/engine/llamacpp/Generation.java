@@ -9,7 +9,8 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.TokenUsage;
-import dev.pagantic.core.ToolCall;
+import dev.pagantic.core.Message;
+import dev.pagantic.core.Role;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
@@ -18,6 +19,7 @@ import dev.pagantic.inference.grammar.GbnfGrammar;
 import dev.pagantic.inference.grammar.GrammarMatch;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One inference on a {@link SharedModel}: choose the grammar, render the prompt, check that it fits, generate token by
@@ -48,51 +50,109 @@ final class Generation {
     }
 
     Result run() {
-        RequestOptions options = RequestOptions.of(request.settings().options());
-        List<ToolDefinition> tools = options.toolChoice() == RequestOptions.ToolChoice.NONE ? List.of()
-                : request.tools();
-        GbnfGrammar grammar = grammar(tools, options);
+        Plan plan = plan();
         ctx.throwIfDone();
         return model.withSlot(ctx, llama -> {
-            String prompt = PromptRenderer.render(llama, request.messages(), tools, options.templateSwitches());
+            String prompt = plan.prompt(llama);
             int promptTokens = tokensThatFit(llama, "the prompt", prompt, contextWindow - MIN_ANSWER_TOKENS,
                     contextWindow);
             int budget = contextWindow - promptTokens;
             int limit = request.settings().hasMaxTokens() ? Math.min(request.settings().maxTokens(), budget) : budget;
-            InferenceParameters parameters = parameters(prompt, limit, grammar, options);
+            InferenceParameters parameters = parameters(prompt, limit, plan.grammar(), plan.options());
             // The last point before native code: llama.cpp's grammar set-up cannot be interrupted (the binding has
             // no hook), so a caller that gave up while waiting for the slot is not made to pay for it. What bounds
             // the set-up itself is the grammar cost budget, checked when the grammar was parsed, before the slot.
             ctx.throwIfDone();
-            return generate(llama, parameters, promptTokens, limit, grammar, !tools.isEmpty());
+            return generate(llama, parameters, promptTokens, limit, plan.grammar(), plan.tooling());
         });
     }
 
-    /** The grammar the output is generated under: the request's, its schema's, or the tool-call envelope's. */
-    private GbnfGrammar grammar(List<ToolDefinition> tools, RequestOptions options) {
-        boolean constrained = request.hasGrammar() || request.schema().isPresent();
-        if (constrained && !tools.isEmpty()) {
-            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a request cannot both offer tools and constrain "
-                    + "its output with a grammar or schema (set option tool_choice to none to drop the tools)");
+    /** The prompt the request renders to, without generating (for tests). */
+    String prompt() {
+        Plan plan = plan();
+        return model.withoutSlot(plan::prompt);
+    }
+
+    /** The tool-call format the request is answered in, when it offers tools (for tests). */
+    Optional<ToolFormat> toolFormat() {
+        return Optional.ofNullable(plan().tooling()).map(Tooling::format);
+    }
+
+    private Plan plan() {
+        RequestOptions options = RequestOptions.of(request.settings().options());
+        List<ToolDefinition> tools = options.toolChoice().mode() == RequestOptions.ToolChoice.Mode.NONE ? List.of()
+                : request.tools();
+        ToolFormat format = ToolFormats.detect(model.templates().source(!tools.isEmpty()));
+        List<Message> messages = format.history(request.messages());
+        if (tools.isEmpty()) {
+            return new Plan(options, null, constraint(), messages, tools);
         }
-        if (request.hasGrammar()) {
-            return request.grammar().get();
+        Tooling tooling = tooling(format, tools, options);
+        GbnfGrammar grammar = options.toolGrammar() ? tooling.grammar() : null;
+        if (format.templateDescribesTools()) {
+            return new Plan(options, tooling, grammar, messages, tools);
         }
-        if (request.schema().isPresent()) {
-            return GbnfGrammar.fromSchema(request.schema().get());
-        }
-        return tools.isEmpty() ? null : GbnfGrammar.forToolCalls(tools, !mustCallATool(options),
-                options.parallelToolCalls() ? GbnfGrammar.maxToolCalls() : 1);
+        return new Plan(options, tooling, grammar, format.describeTools(request.messages(), tools, tooling.spec()),
+                List.of());
     }
 
     /**
-     * Whether the answer must be a tool call: with {@code tool_choice=required}, in answer to anything but tool results
-     * (after them the model may answer, or a tool loop could never end).
+     * What a request becomes before it reaches native code.
+     *
+     * @param tooling       the tool-call format and what is asked of it; null without tools
+     * @param grammar       the grammar of the answer; null for none
+     * @param messages      the messages for the chat template
+     * @param templateTools the tools for the chat template (none when the format describes them itself)
+     */
+    private record Plan(RequestOptions options, Tooling tooling, GbnfGrammar grammar, List<Message> messages,
+                        List<ToolDefinition> templateTools) {
+
+        String prompt(LlamaModel llama) {
+            return PromptRenderer.render(llama, messages, templateTools, options.templateSwitches());
+        }
+    }
+
+    /** The grammar of the request's own constraint: its grammar, its schema's, or none. */
+    private GbnfGrammar constraint() {
+        return request.grammar().or(() -> request.schema().map(GbnfGrammar::fromSchema)).orElse(null);
+    }
+
+    /**
+     * The tool-call format of the model's template and what the request asks of it. A request cannot both offer tools
+     * and constrain its output otherwise.
+     */
+    private Tooling tooling(ToolFormat format, List<ToolDefinition> tools, RequestOptions options) {
+        if (request.hasGrammar() || request.schema().isPresent()) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a request cannot both offer tools and constrain "
+                    + "its output with a grammar or schema (set option tool_choice to none to drop the tools)");
+        }
+        String named = options.toolChoice().named();
+        List<ToolDefinition> callable = tools;
+        if (!named.isEmpty()) {
+            callable = tools.stream().filter(tool -> tool.name().equals(named)).toList();
+            if (callable.isEmpty()) {
+                throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option tool_choice names the tool '"
+                        + named + "', which the request does not offer").detail("tool", named).build();
+            }
+        }
+        boolean forced = mustCallATool(options);
+        ToolSpec spec = new ToolSpec(forced ? callable : tools, forced,
+                options.parallelToolCalls() ? ToolSpec.MAX_PARALLEL_CALLS : 1);
+        return new Tooling(format, spec, format.grammar(spec));
+    }
+
+    /** A tool-calling request's format, what it asks of the answer, and the answer's grammar. */
+    private record Tooling(ToolFormat format, ToolSpec spec, GbnfGrammar grammar) {
+    }
+
+    /**
+     * Whether the answer must be a tool call: with {@code tool_choice} {@code required} or a named tool, in answer to
+     * anything but tool results (after them the model may answer, or a tool loop could never end).
      */
     private boolean mustCallATool(RequestOptions options) {
-        List<dev.pagantic.core.Message> messages = request.messages();
-        return options.toolChoice() == RequestOptions.ToolChoice.REQUIRED
-                && messages.get(messages.size() - 1).role() != dev.pagantic.core.Role.TOOL;
+        List<Message> messages = request.messages();
+        return options.toolChoice().mode() == RequestOptions.ToolChoice.Mode.REQUIRED
+                && messages.get(messages.size() - 1).role() != Role.TOOL;
     }
 
     /**
@@ -125,8 +185,8 @@ final class Generation {
     }
 
     private Result generate(LlamaModel llama, InferenceParameters parameters, int promptTokens, int limit,
-                            GbnfGrammar grammar, boolean toolMode) {
-        Output output = new Output(handler, toolMode);
+                            GbnfGrammar grammar, Tooling tooling) {
+        Output output = new Output(handler, tooling == null ? null : tooling.format());
         long started = System.nanoTime();
         int pieceCount = 0;
         LlamaIterator pieces = null;
@@ -158,7 +218,7 @@ final class Generation {
         int tokens = outputTokens(llama, pieceCount, output.text(), limit);
         FinishReason finish = tokens >= limit ? FinishReason.LENGTH : FinishReason.STOP;
         TokenUsage usage = new TokenUsage(promptTokens, 0, tokens, promptTokens + tokens, contextWindow, took);
-        return result(output, finish, usage, grammar);
+        return result(output, finish, usage, grammar, tooling);
     }
 
     private static void cancel(LlamaIterator pieces) {
@@ -179,23 +239,28 @@ final class Generation {
         return Math.min(limit, Math.max(pieceCount, llama.encode(text).length));
     }
 
-    private Result result(Output output, FinishReason finish, TokenUsage usage, GbnfGrammar grammar) {
+    private Result result(Output output, FinishReason finish, TokenUsage usage, GbnfGrammar grammar,
+                          Tooling tooling) {
         String text = output.text();
         if (grammar != null) {
             requireConforming(grammar, text, finish);
         }
-        if (!output.isEnvelope()) {
+        if (tooling == null) {
             return Result.builder().content(text).usage(usage).finishReason(finish).build();
         }
-        if (finish == FinishReason.LENGTH) {
-            throw PaganticException.builder(ErrorCode.INFERENCE_MALFORMED_RESPONSE,
-                    "the tool-call envelope was cut off at the token limit").detail("output", text).build();
+        ToolReply reply;
+        try {
+            reply = tooling.format().parse(text, tooling.spec(), ctx);
+        } catch (PaganticException malformed) {
+            if (finish != FinishReason.LENGTH) {
+                throw malformed;
+            }
+            reply = tooling.format().cutOff(text, malformed);
         }
-        List<ToolCall> calls = ToolEnvelope.parse(text, ctx);
-        if (handler != null) {
-            calls.forEach(handler::onToolCall);
-        }
-        return Result.builder().toolCalls(calls).usage(usage).build();
+        output.finish(reply);
+        Result.Builder result = Result.builder().content(reply.content()).reasoning(reply.reasoning())
+                .toolCalls(reply.calls()).usage(usage);
+        return reply.calls().isEmpty() ? result.finishReason(finish).build() : result.build();
     }
 
     /**
@@ -216,35 +281,57 @@ final class Generation {
         }
     }
 
-    /** Collects the output and streams it: text as it comes, a tool-call envelope only once parsed. */
+    /**
+     * Collects the output and streams it: a plain request's text as it comes; a tool-calling request's text and
+     * reasoning as its format reads them from what has been written so far (never the markup of a call), and its
+     * calls once they are parsed.
+     */
     private static final class Output {
         private final StreamHandler handler; // null: not streaming
-        private final boolean toolMode;
+        private final ToolFormat format; // null: no tools
         private final StringBuilder text = new StringBuilder();
-        private boolean envelope;
+        private String contentSent = "";
+        private String reasoningSent = "";
 
-        Output(StreamHandler handler, boolean toolMode) {
+        Output(StreamHandler handler, ToolFormat format) {
             this.handler = handler;
-            this.toolMode = toolMode;
+            this.format = format;
         }
 
         void add(String piece) {
-            boolean first = text.length() == 0;
             text.append(piece);
-            if (first && toolMode) {
-                envelope = ToolEnvelope.isEnvelope(text.toString());
+            if (handler == null) {
+                return;
             }
-            if (handler != null && !envelope) {
+            if (format == null) {
                 handler.onContent(piece);
+            } else {
+                send(format.partial(text.toString()));
+            }
+        }
+
+        /** Streams what the final reading adds to what was streamed, then the calls. */
+        void finish(ToolReply reply) {
+            if (handler != null) {
+                send(reply);
+                reply.calls().forEach(handler::onToolCall);
+            }
+        }
+
+        /** Sends what extends the text and reasoning sent so far; anything else is left to the final result. */
+        private void send(ToolReply sofar) {
+            if (sofar.reasoning().length() > reasoningSent.length() && sofar.reasoning().startsWith(reasoningSent)) {
+                handler.onReasoning(sofar.reasoning().substring(reasoningSent.length()));
+                reasoningSent = sofar.reasoning();
+            }
+            if (sofar.content().length() > contentSent.length() && sofar.content().startsWith(contentSent)) {
+                handler.onContent(sofar.content().substring(contentSent.length()));
+                contentSent = sofar.content();
             }
         }
 
         String text() {
             return text.toString();
-        }
-
-        boolean isEnvelope() {
-            return envelope;
         }
     }
 }

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <h2>A call</h2>
  * <ol>
  *   <li>The request's grammar, or the grammar derived from its schema by the inference layer, or, when it offers tools,
- *       the tool-call envelope grammar ({@code GbnfGrammar.forToolCalls}) is chosen. Every grammar has been checked by
+ *       the grammar of the tool-call format the model's chat template teaches ({@link ToolFormat}) is chosen. Every grammar has been checked by
  *       the inference layer's parser before native code sees it (llama.cpp would silently generate unconstrained
  *       text), and the output is checked against it afterwards: {@code CONSTRAINT_GRAMMAR_REJECTED} if it does not
  *       conform. The binding's own JSON-Schema conversion, which aborts the JVM on bad input, is never used. A grammar
@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       included); a prompt that leaves no room in the context window is {@code INFERENCE_CONTEXT_EXCEEDED}, before
  *       any decoding (llama.cpp would otherwise cut the prompt silently).</li>
  *   <li>Tokens are generated and streamed one by one; cancellation, the deadline and closing are checked after every
- *       token. A tool-call envelope is parsed into {@link dev.pagantic.core.ToolCall}s (new ids; finish reason
- *       {@code TOOL_CALLS}).</li>
+ *       token. A tool-calling answer is read in its format into text, reasoning and {@link dev.pagantic.core.ToolCall}s
+ *       (finish reason {@code TOOL_CALLS}); only its text streams.</li>
  * </ol>
  * Usage counts come from the model's tokenizer (the prompt, plus the beginning-of-sequence token) and from the tokens
  * generated; an unset temperature or top-p is llama.cpp's default (0.8, 0.95), 0 is greedy. The engine-specific
@@ -160,6 +160,17 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
             dimension = embed(CallContext.background(), " ").length;
         }
         return dimension;
+    }
+
+    /** The prompt a request renders to, for the tests of this package. */
+    String prompt(Request request) {
+        return new Generation(model, info.contextWindow(), CallContext.background(), request, null).prompt();
+    }
+
+    /** The tool-call format a request with tools is answered in, for the tests of this package. */
+    String toolFormat(Request request) {
+        return new Generation(model, info.contextWindow(), CallContext.background(), request, null).toolFormat()
+                .map(ToolFormat::name).orElse("none");
     }
 
     /** The native model, for the tests of this package. */

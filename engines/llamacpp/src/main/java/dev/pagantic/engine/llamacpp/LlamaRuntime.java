@@ -29,14 +29,20 @@ import org.slf4j.LoggerFactory;
  * keeps it until the runtime closes; engines built with equal settings share it, with its slots.
  *
  * <h2>Failures</h2>
- * A missing, unreadable or non-GGUF file is refused in Java before any native code runs; a file the native loader
- * rejects (truncated, corrupt) fails cleanly too. Both are {@code INFERENCE_MODEL_UNAVAILABLE} with the path and the
- * reason, and the runtime stays usable.
+ * A missing, unreadable or non-GGUF file, and a model whose architecture ({@code general.architecture} in its header)
+ * the native library does not know, are refused in Java before any native code runs; a file the native loader rejects
+ * (truncated, corrupt) fails cleanly too. All are {@code INFERENCE_MODEL_UNAVAILABLE} with the path and the reason,
+ * and the runtime stays usable. An unknown architecture (a Qwen3 model on the bundled llama.cpp b4916, say) is named,
+ * with the llama.cpp build and the way out: a current llama-server behind the OpenAI-compatible engine, or a newer
+ * native library. Which architectures the library knows is read from the library itself
+ * ({@link NativeArchitectures}).
  *
  * <h2>Process-wide effects</h2>
  * A JVM loads the native library once; the first runtime decides where it comes from (see
- * {@link Builder#nativeLibraryPath(Path)}). After a model has loaded, native threads keep the JVM alive when
- * {@code main} returns: command-line programs should end with {@code System.exit}.
+ * {@link Builder#nativeLibraryPath(Path)}). The binding leaves a non-daemon thread attached to the JVM for good once a
+ * model has run; so that a program still ends when {@code main} returns, the runtime then watches for the moment only
+ * such threads are left and ends the JVM as the launcher would have ({@code ExitWatch}): no {@code System.exit}
+ * needed.
  */
 public final class LlamaRuntime implements AutoCloseable {
 
@@ -44,11 +50,13 @@ public final class LlamaRuntime implements AutoCloseable {
     private static final String GGUF_MAGIC = "GGUF";
 
     private final Path libraryDirectory;
+    private final NativeArchitectures architectures;
     private final Map<ModelSpec, SharedModel> models = new LinkedHashMap<>();
     private boolean closed;
 
     private LlamaRuntime(Optional<Path> nativeLibraryPath) {
         this.libraryDirectory = NativeLibrary.prepare(nativeLibraryPath);
+        this.architectures = new NativeArchitectures(libraryDirectory.resolve(NativeLibrary.libraryName()));
     }
 
     /** A runtime using the native library bundled with java-llama.cpp (CPU), unless one is configured already. */
@@ -95,34 +103,37 @@ public final class LlamaRuntime implements AutoCloseable {
             listener.onEvent(new LoadEvent(spec.path(), LoadEvent.Stage.REUSED, Duration.ZERO, Optional.empty()));
             return loaded;
         }
-        SharedModel model = new SharedModel(spec, load(spec, listener));
-        models.put(spec, model);
-        return model;
-    }
-
-    private static LlamaModel load(ModelSpec spec, LoadListener listener) {
         long started = System.nanoTime();
         listener.onEvent(new LoadEvent(spec.path(), LoadEvent.Stage.STARTED, Duration.ZERO, Optional.empty()));
         try {
-            checkGguf(spec.path());
+            GgufMetadata metadata = checkGguf(spec.path());
+            checkArchitecture(spec.path(), metadata);
+            SharedModel model = new SharedModel(spec, load(spec, listener, started), ChatTemplates.of(metadata));
+            models.put(spec, model);
+            ExitWatch.start();
+            return model;
+        } catch (PaganticException refused) {
+            listener.onEvent(failed(spec, started, refused.description()));
+            throw refused;
+        }
+    }
+
+    private static LlamaModel load(ModelSpec spec, LoadListener listener, long started) {
+        try {
             LlamaModel model = new LlamaModel(spec.toParameters());
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             LOG.info("loaded {} in {} ms (context {}, slots {}, gpu layers {})", spec.path(), took.toMillis(),
                     spec.contextSize(), spec.parallel(), spec.gpuLayers());
             listener.onEvent(new LoadEvent(spec.path(), LoadEvent.Stage.LOADED, took, Optional.empty()));
             return model;
-        } catch (PaganticException refused) {
-            listener.onEvent(failed(spec, started, refused.description()));
-            throw refused;
         } catch (RuntimeException nativeFailure) { // the binding's LlamaException is package-private
-            String reason = String.valueOf(nativeFailure.getMessage());
-            listener.onEvent(failed(spec, started, reason));
-            throw unavailable(spec.path(), "the native loader refused it: " + reason, nativeFailure);
+            throw unavailable(spec.path(), "the native loader refused it: " + nativeFailure.getMessage(),
+                    nativeFailure);
         }
     }
 
-    /** Refuses what is certainly not a model before native code sees it. */
-    private static void checkGguf(Path path) {
+    /** Refuses what is certainly not a model before native code sees it, and reads the metadata of what may be. */
+    private static GgufMetadata checkGguf(Path path) {
         if (!Files.isRegularFile(path)) {
             throw unavailable(path, Files.exists(path) ? "it is not a regular file" : "the file does not exist", null);
         }
@@ -134,6 +145,34 @@ public final class LlamaRuntime implements AutoCloseable {
         } catch (IOException e) {
             throw unavailable(path, "it cannot be read: " + e.getMessage(), e);
         }
+        try {
+            return GgufMetadata.read(path);
+        } catch (IOException e) {
+            throw unavailable(path, "its GGUF header is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    /** Refuses a model of an architecture the native library certainly does not know, saying what to do instead. */
+    private void checkArchitecture(Path path, GgufMetadata metadata) {
+        String architecture = metadata.string(GgufMetadata.ARCHITECTURE).orElse("");
+        if (architectures.mayKnow(architecture)) {
+            return;
+        }
+        String library = NativeLibrary.isBundled(libraryDirectory)
+                ? "the bundled llama.cpp (build " + NativeLibrary.BUNDLED_BUILD + ", from java-llama.cpp "
+                + NativeLibrary.BINDING_VERSION + ")"
+                : "the llama.cpp library in " + libraryDirectory;
+        String reason = "its architecture '" + architecture + "' is not supported by " + library + ". Serve the "
+                + "model with a current llama-server and use the OpenAI-compatible engine (pagantic-engine-openai) "
+                + "against it, or load a newer llama.cpp build of java-llama.cpp's native library (nativeLibraryPath)";
+        throw PaganticException.builder(ErrorCode.INFERENCE_MODEL_UNAVAILABLE, "cannot load model " + path + ": "
+                        + reason)
+                .detail("path", path.toString())
+                .detail("reason", reason)
+                .detail("architecture", architecture)
+                .detail("llama_cpp_build", NativeLibrary.isBundled(libraryDirectory) ? NativeLibrary.BUNDLED_BUILD
+                        : "unknown")
+                .build();
     }
 
     private static LoadEvent failed(ModelSpec spec, long started, String reason) {

@@ -60,7 +60,11 @@ final class PromptRenderer {
     private static ObjectNode message(Message message, int index) {
         ObjectNode node = JSON.createObjectNode();
         node.put("role", message.role().wireName());
-        node.put("content", text(message.content(), "message " + index));
+        if (message.hasToolCalls() && message.content().isEmpty()) {
+            node.putNull("content"); // as llama-server sends it: templates such as DeepSeek R1's test for none
+        } else {
+            node.put("content", text(message.content(), "message " + index));
+        }
         if (message.hasToolCalls()) {
             ArrayNode calls = node.putArray("tool_calls");
             for (ToolCall call : message.toolCalls()) {

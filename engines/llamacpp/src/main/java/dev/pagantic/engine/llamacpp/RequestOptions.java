@@ -21,16 +21,32 @@ import java.util.Set;
  *       request;</li>
  *   <li>{@code tool_choice}: {@code auto} (default: answer or call a tool), {@code required} (call a tool in answer to
  *       anything but tool results, after which the model may answer, so that a tool loop can end), {@code none} (offer
- *       no tools);</li>
+ *       no tools), or a named tool in OpenAI's shape, {@code {"type": "function", "function": {"name": "..."}}} (call
+ *       that tool, under the same rule as {@code required});</li>
  *   <li>{@code parallel_tool_calls} (boolean, default true): false allows one tool call per answer;</li>
+ *   <li>{@code tool_grammar} (boolean, default true): false leaves a tool-calling answer unconstrained (the prompt is
+ *       the same, the answer is still read in the model's format, a call that cannot be read is
+ *       {@code INFERENCE_MALFORMED_RESPONSE}, and no call is checked against its schema): for measuring what the
+ *       grammar adds;</li>
  *   <li>{@code enable_thinking} (boolean): a chat-template switch, passed to the template.</li>
  * </ul>
  */
 record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolChoice toolChoice,
-                      boolean parallelToolCalls, Map<String, Object> templateSwitches) {
+                      boolean parallelToolCalls, boolean toolGrammar, Map<String, Object> templateSwitches) {
 
-    /** How a request with tools may answer. */
-    enum ToolChoice { AUTO, REQUIRED, NONE }
+    /**
+     * How a request with tools may answer.
+     *
+     * @param mode  auto, required or none; a named tool is required
+     * @param named the tool a call must name, empty for any
+     */
+    record ToolChoice(Mode mode, String named) {
+
+        /** The choices {@code tool_choice} names. */
+        enum Mode { AUTO, REQUIRED, NONE }
+
+        static final ToolChoice AUTO = new ToolChoice(Mode.AUTO, "");
+    }
 
     private static final Set<String> TEMPLATE_SWITCHES = Set.of("enable_thinking");
     private static final Set<String> SAMPLING = Set.of("top_k", "min_p", "repeat_penalty", "presence_penalty",
@@ -42,6 +58,7 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
         Map<String, Object> switches = new LinkedHashMap<>();
         boolean cachePrompt = true;
         boolean parallelToolCalls = true;
+        boolean toolGrammar = true;
         ToolChoice toolChoice = ToolChoice.AUTO;
         for (Map.Entry<String, Object> option : options.entrySet()) {
             String key = option.getKey();
@@ -58,13 +75,15 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
                 toolChoice = toolChoice(value);
             } else if (key.equals("parallel_tool_calls")) {
                 parallelToolCalls = bool(key, value);
+            } else if (key.equals("tool_grammar")) {
+                toolGrammar = bool(key, value);
             } else {
                 throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "the llama.cpp engine does not know option '"
                                 + key + "'; known: " + known())
                         .detail("option", key).build();
             }
         }
-        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, parallelToolCalls,
+        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, parallelToolCalls, toolGrammar,
                 Map.copyOf(switches));
     }
 
@@ -122,17 +141,22 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
     }
 
     private static ToolChoice toolChoice(Object value) {
+        if (value instanceof Map<?, ?> named && "function".equals(named.get("type"))
+                && named.get("function") instanceof Map<?, ?> function && function.get("name") instanceof String name
+                && !name.isBlank()) {
+            return new ToolChoice(ToolChoice.Mode.REQUIRED, name);
+        }
         try {
-            return ToolChoice.valueOf(String.valueOf(value).toUpperCase(Locale.ROOT));
+            return new ToolChoice(ToolChoice.Mode.valueOf(String.valueOf(value).toUpperCase(Locale.ROOT)), "");
         } catch (IllegalArgumentException unknown) {
-            throw PaganticException.builder(ErrorCode.CONFIG_INVALID,
-                    "option 'tool_choice' must be auto, required or none: " + value).detail("option", "tool_choice")
-                    .build();
+            throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option 'tool_choice' must be auto, required, "
+                            + "none or {\"type\": \"function\", \"function\": {\"name\": ...}}: " + value)
+                    .detail("option", "tool_choice").build();
         }
     }
 
     private static String known() {
         return "top_k, min_p, repeat_penalty, presence_penalty, frequency_penalty, repeat_last_n, cache_prompt, "
-                + "tool_choice, parallel_tool_calls, enable_thinking";
+                + "tool_choice, parallel_tool_calls, tool_grammar, enable_thinking";
     }
 }

@@ -24,14 +24,21 @@ final class SharedModel {
 
     private final ModelSpec spec;
     private final LlamaModel model;
+    private final ChatTemplates templates;
     private final Semaphore slots;
     private final ReadWriteLock unslotted = new ReentrantReadWriteLock(); // tokenization: read; the close: write
     private volatile boolean closing;
 
-    SharedModel(ModelSpec spec, LlamaModel model) {
+    SharedModel(ModelSpec spec, LlamaModel model, ChatTemplates templates) {
         this.spec = spec;
         this.model = model;
+        this.templates = templates;
         this.slots = new Semaphore(spec.parallel(), true);
+    }
+
+    /** The model's chat templates, read from its GGUF header. */
+    ChatTemplates templates() {
+        return templates;
     }
 
     /** Whether close has begun: a running generation must stop at its next token. */

@@ -35,13 +35,24 @@
  *       during a request stop that request instead of hanging it.</li>
  *   <li><b>The native library is extracted privately.</b> Left alone the binding deletes files in the shared temporary
  *       directory, extracts to a fixed name and prints to standard output; the runtime points it at a private
- *       directory, or at a GPU build given as the native library path.</li>
+ *       directory (named with the pid, so that the directories of killed processes can be removed later), or at a
+ *       GPU build given as the native library path.</li>
  *   <li><b>Logging.</b> llama.cpp's own log is switched off: the binding's log callback delivers nothing in 4.2.0, and
  *       the alternative is about 145 lines on standard error per load. The engine logs loads through SLF4J.</li>
- *   <li><b>Tool calls for any model.</b> Offered tools become the tool-call envelope grammar
- *       ({@code {"tool_calls":[{"name":...,"arguments":{...}}]}}, the format llama.cpp's generic tool template
- *       describes to the model), or a plain answer unless option {@code tool_choice=required}; the envelope is parsed
- *       into tool calls with new ids.</li>
+ *   <li><b>Tool calls in the model's own format.</b> The chat template's tool-call format is recognised as
+ *       llama.cpp b4916's chat layer does ({@code ToolFormats}: Hermes 2 Pro/Qwen 2.5, Llama 3.x, Mistral Nemo,
+ *       Functionary v3.1 and v3.2, FireFunction v2, Command R7B, DeepSeek R1, generic); each {@code ToolFormat}
+ *       builds the grammar of its syntax with every tool's arguments constrained by its schema and reads the output
+ *       back. Text stays free under {@code tool_choice=auto} through a grammar that admits free text until the
+ *       format's opening: llama.cpp's lazy grammars abort the JVM through the binding. A template that teaches no
+ *       tool calls gets the generic JSON format, described by the engine itself so that prompt and grammar agree.
+ *       Templates that raise on a conversation abort the JVM too, so each format adapts what its template
+ *       refuses.</li>
+ *   <li><b>The header is read in Java.</b> {@code GgufMetadata} reads the architecture and chat templates before
+ *       loading; an architecture the native library does not hold as a name ({@code NativeArchitectures}, read from
+ *       the library) is refused naming it, the llama.cpp build and the way out.</li>
+ *   <li><b>The JVM still ends when {@code main} returns.</b> The binding leaves a non-daemon thread attached for good;
+ *       {@code ExitWatch} ends the JVM once only such threads are left, as the launcher would have.</li>
  * </ul>
  *
  * <h2>Contract</h2>

@@ -26,7 +26,8 @@ class ModelLoadingTest {
     @TempDir
     Path dir;
 
-    private static PaganticException loadFailure(Path model) {
+    /** The failure of loading the model on the shared runtime (the test fails when it loads). */
+    static PaganticException loadFailure(Path model) {
         try {
             LlamaCppEngine.builder().runtime(TestModels.runtime()).modelPath(model).contextSize(64).build();
         } catch (PaganticException expected) {

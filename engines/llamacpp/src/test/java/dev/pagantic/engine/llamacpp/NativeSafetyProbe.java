@@ -106,7 +106,8 @@ public final class NativeSafetyProbe {
             case "nul-in-tool-result" -> answer(withToolExchange(request("Weather?"), Map.of("city", "Paris"),
                     "a\0b"));
             case "nul-in-tool-definition" -> answer(request("Weather?").addTool(ToolDefinition.of("get_weather",
-                    "d\0", Schema.object().required("city", Schema.string()).build())));
+                    "d\0", Schema.object().required("city", Schema.string().withMaxLength(8)).build()))
+                    .maxTokens(400)); // room for a whole call, should the model call the tool
             case "nul-in-template-switch" -> answer(request("Hi").option("enable_thinking", "a\0b"));
             case "odd-stop-strings" -> answer(request("Once upon a time").addStop(LONE_HIGH).addStop("a\0b")
                     .addStop("\uD83D\uDE00").addStop("x".repeat(100_000)));

@@ -52,8 +52,10 @@ class NativeSafetyTest {
         expected.put("huge-tool-result", "REFUSED INFERENCE_CONTEXT_EXCEEDED");
         expected.put("lone-surrogates-everywhere", "SURVIVED");
         expected.put("nul-in-tool-arguments", "SURVIVED"); // JSON-escaped in the template's input: harmless text
-        expected.put("nul-in-tool-result", "REFUSED CONFIG_INVALID");
-        expected.put("nul-in-tool-definition", "REFUSED CONFIG_INVALID");
+        // stories260K's template teaches no tool calls: the generic format writes results and definitions as JSON,
+        // where a NUL is escaped, harmless text (a template of its own gets them as text, and refuses a NUL)
+        expected.put("nul-in-tool-result", "SURVIVED");
+        expected.put("nul-in-tool-definition", "SURVIVED");
         expected.put("nul-in-template-switch", "REFUSED CONFIG_INVALID");
         expected.put("odd-stop-strings", "SURVIVED");
         expected.put("random-bytes-out-of-a-hot-sampler", "SURVIVED");

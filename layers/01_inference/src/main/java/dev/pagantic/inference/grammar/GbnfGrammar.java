@@ -3,10 +3,12 @@ package dev.pagantic.inference.grammar;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
-import dev.pagantic.core.ToolDefinition;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-
+import java.util.Set;
 
 /**
  * A checked GBNF grammar, in llama.cpp's syntax: rules {@code name ::= alternatives}, literals {@code "..."},
@@ -75,45 +77,21 @@ public final class GbnfGrammar {
     }
 
     /**
-     * The grammar of a tool-call envelope, for engines that constrain tool calling at the decoder: the output is
-     * {@code {"tool_calls":[{"name":"...","arguments":{...}}]}} (one to {@value SchemaGbnfGenerator#MAX_CALLS} calls),
-     * each call naming one of the tools, with arguments accepted by that tool's parameter grammar (see
-     * {@link #fromSchema}). With {@code allowAnswer}, the output may instead be a plain-text answer, which cannot start
-     * with {@code {}; without, a tool call is forced.
-     *
-     * @throws PaganticException {@code CONFIG_INVALID} when there are no tools
+     * Starts composing a grammar from rules of its own, embedded schema grammars and rules for free text that
+     * follows a tool-call format (see {@link Builder}); {@link Builder#build()} parses and checks the result.
      */
-    public static GbnfGrammar forToolCalls(List<ToolDefinition> tools, boolean allowAnswer) {
-        return forToolCalls(tools, allowAnswer, maxToolCalls());
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /**
-     * The tool-call envelope grammar with at most {@code maxCalls} calls per envelope (1 for a model that must not call
-     * tools in parallel).
-     *
-     * @throws PaganticException {@code CONFIG_INVALID} when there are no tools or {@code maxCalls} is not in
-     *                           [1, {@link #maxToolCalls()}]
-     */
-    public static GbnfGrammar forToolCalls(List<ToolDefinition> tools, boolean allowAnswer, int maxCalls) {
-        Objects.requireNonNull(tools, "tools");
-        if (tools.isEmpty()) {
-            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "a tool-call grammar needs at least one tool");
-        }
-        if (maxCalls < 1 || maxCalls > maxToolCalls()) {
-            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "maxCalls must be within [1, " + maxToolCalls()
-                    + "]: " + maxCalls);
-        }
-        return parse(SchemaGbnfGenerator.generateToolCalls(List.copyOf(tools), allowAnswer, maxCalls));
+    /** The GBNF literal that matches exactly {@code text} (quoted and escaped). */
+    public static String literal(String text) {
+        return GbnfWriter.literal(Objects.requireNonNull(text, "text"));
     }
 
-    /** The most calls one tool-call envelope may hold. */
-    public static int maxToolCalls() {
-        return SchemaGbnfGenerator.MAX_CALLS;
-    }
-
-    /** The key under which a tool-call envelope lists its calls: {@value SchemaGbnfGenerator#TOOL_CALLS_KEY}. */
-    public static String toolCallsKey() {
-        return SchemaGbnfGenerator.TOOL_CALLS_KEY;
+    /** The GBNF literal that matches exactly the JSON string of {@code value} ({@code "\"name\""} for {@code name}). */
+    public static String jsonStringLiteral(String value) {
+        return literal(GbnfWriter.jsonString(Objects.requireNonNull(value, "value")));
     }
 
     /** The grammar's source text, as given. */
@@ -166,5 +144,127 @@ public final class GbnfGrammar {
     @Override
     public String toString() {
         return "GbnfGrammar" + ruleNames();
+    }
+
+    /**
+     * Composes a grammar: rules of its own, the grammars of schemas embedded under a name of their own, and rules for
+     * free text. This is how an engine builds the grammar of a model's tool-call format, with each tool's arguments
+     * constrained by the grammar {@link #fromSchema} derives from its parameters:
+     *
+     * <pre>{@code
+     * GbnfGrammar.Builder grammar = GbnfGrammar.builder();
+     * String args = grammar.schema("weather-args", weatherParameters);
+     * String ws = grammar.whitespace();
+     * grammar.rule("call", ws + " \"{\" " + ws + " " + GbnfGrammar.jsonStringLiteral("city") + " ...");
+     * grammar.rule("root", grammar.textUntil("text", Map.of("<tool_call>", "call")));
+     * GbnfGrammar built = grammar.build();
+     * }</pre>
+     *
+     * Rule names are letters, digits and {@code -}; a name defined twice, or one that an embedded grammar already
+     * uses, is {@code CONFIG_INVALID}. Not thread-safe; build one grammar per builder.
+     */
+    public static final class Builder {
+
+        private final StringBuilder text = new StringBuilder();
+        private final Set<String> names = new LinkedHashSet<>();
+        private String whitespace;
+
+        private Builder() {
+        }
+
+        /**
+         * Defines a rule.
+         *
+         * @param name       a rule name (letters, digits and {@code -}) not defined yet
+         * @param expression the rule's alternatives in GBNF, referring to rules defined before or after it
+         * @return this builder
+         */
+        public Builder rule(String name, String expression) {
+            define(name);
+            text.append(name).append(" ::= ").append(Objects.requireNonNull(expression, "expression")).append('\n');
+            return this;
+        }
+
+        /**
+         * Embeds the grammar of a schema ({@link #fromSchema}) under {@code name}: its root becomes rule {@code name},
+         * its other rules {@code name-<rule>}.
+         *
+         * @return {@code name}, the rule that matches one JSON value of the schema
+         */
+        public String schema(String name, Schema schema) {
+            requireName(name);
+            String embedded = fromSchema(schema).text();
+            Map<String, String> renamed = EmbeddedRules.renaming(embedded, name);
+            renamed.values().forEach(this::define);
+            text.append(EmbeddedRules.rename(embedded, renamed));
+            return name;
+        }
+
+        /**
+         * The rule of bounded whitespace between JSON tokens (nothing, a space, or a newline and up to 20 spaces or
+         * tabs), defined on first use as {@code ws}.
+         */
+        public String whitespace() {
+            if (whitespace == null) {
+                rule("ws", "| \" \" | \"\\n\" [ \\t]{0,20}");
+                whitespace = "ws";
+            }
+            return whitespace;
+        }
+
+        /**
+         * Defines rules for free text that ends at the first occurrence of one of the triggers: the text cannot
+         * contain a trigger, and once one is written, its continuation follows. This is how a lazily constrained
+         * tool call (free text until the model opens a call) is expressed in a grammar that constrains from the first
+         * token: the text stays free, the call that follows the trigger does not. Text may also end anywhere.
+         *
+         * @param name          the name of the start rule; the other rules are {@code name-<n>}
+         * @param continuations each trigger (non-empty) with the GBNF expression that must follow it
+         * @return {@code name}
+         */
+        public String textUntil(String name, Map<String, String> continuations) {
+            requireName(name);
+            TextRules.until(name, continuations).forEach(this::rule);
+            return name;
+        }
+
+        /**
+         * Defines rules for free text that does not start with any of the prefixes (the empty text included): the
+         * answer branch of a format whose calls can only open the output.
+         *
+         * @param name     the name of the start rule; the other rules are {@code name-<n>}
+         * @param prefixes the openings the text may not start with (each non-empty)
+         * @return {@code name}
+         */
+        public String textNotStartingWith(String name, Collection<String> prefixes) {
+            requireName(name);
+            TextRules.notStartingWith(name, prefixes).forEach(this::rule);
+            return name;
+        }
+
+        /**
+         * The grammar.
+         *
+         * @throws PaganticException {@code CONFIG_GRAMMAR_INVALID} when it does not parse (a rule missing, no
+         *                           {@code root}, a malformed expression)
+         */
+        public GbnfGrammar build() {
+            return parse(text.toString());
+        }
+
+        private void define(String name) {
+            requireName(name);
+            if (!names.add(name)) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "grammar rule '" + name + "' is defined twice");
+            }
+        }
+
+        private static void requireName(String name) {
+            Objects.requireNonNull(name, "name");
+            if (!name.matches("[A-Za-z0-9-]+")) {
+                throw PaganticException.of(ErrorCode.CONFIG_INVALID, "invalid grammar rule name '" + name
+                        + "': letters, digits and '-' only");
+            }
+        }
     }
 }

@@ -142,45 +142,6 @@ final class SchemaGbnfGenerator {
         return new Derivation(generator.out.render(), Collections.unmodifiableSet(generator.validatedAfter));
     }
 
-    /**
-     * The grammar of a tool-call envelope ({@code {"tool_calls":[{"name":...,"arguments":{...}}, ...]}}, each call
-     * naming one of the tools with arguments of its parameter schema), or, when answers are allowed, of either that
-     * envelope or a plain-text answer that does not start with {@code {}.
-     */
-    static String generateToolCalls(List<ToolDefinition> tools, boolean allowAnswer, int maxCalls) {
-        SchemaGbnfGenerator generator = new SchemaGbnfGenerator();
-        List<String> calls = new ArrayList<>();
-        for (int i = 0; i < tools.size(); i++) {
-            ToolDefinition tool = tools.get(i);
-            String name = "tool" + i;
-            Part parameters = generator.root(tool.parameters());
-            String arguments = generator.valueRule(List.of(parameters,
-                    new Part(parameters.root(), Map.of("type", "object"), "#object")), name + "-args", 0);
-            if (arguments.equals(NEVER)) {
-                throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "the parameters of tool '" + tool.name()
-                        + "' admit no JSON object").detail("tool", tool.name()).build();
-            }
-            calls.add(generator.out.define(name + "-call", "\"{\" ws " + GbnfWriter.literal(GbnfWriter.jsonString("name")) + " ws \":\" ws "
-                    + GbnfWriter.literal(GbnfWriter.jsonString(tool.name())) + " ws \",\" ws " + GbnfWriter.literal(GbnfWriter.jsonString("arguments"))
-                    + " ws \":\" ws " + arguments + " ws \"}\""));
-        }
-        String call = generator.out.define("call", String.join(" | ", calls));
-        String envelope = generator.out.define("envelope", "\"{\" ws " + GbnfWriter.literal(GbnfWriter.jsonString(TOOL_CALLS_KEY))
-                + " ws \":\" ws \"[\" ws " + call + " ws" + (maxCalls > 1 ? " (\",\" ws " + call + " ws)"
-                + GbnfWriter.repetition(0, maxCalls - 1) : "")
-                + " \"]\" ws \"}\"");
-        generator.out.put("root", allowAnswer ? envelope + " | answer" : envelope);
-        if (allowAnswer) {
-            generator.out.put("answer", "[^{] .*");
-        }
-        return generator.out.render();
-    }
-
-    /** The key of the tool-call envelope's list of calls. */
-    static final String TOOL_CALLS_KEY = "tool_calls";
-    /** The most calls one envelope holds. */
-    static final int MAX_CALLS = 8;
-
     private Part root(Schema schema) {
         roots.add(schema);
         return new Part(roots.size() - 1, schema.toJsonSchema(), "");

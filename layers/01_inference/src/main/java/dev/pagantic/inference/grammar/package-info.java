@@ -28,6 +28,12 @@
  *       {@code properties}, {@code required}, {@code additionalProperties} (absent, true, false or a schema; keys of
  *       additional properties are never declared ones) and {@code minProperties}/{@code maxProperties} where the
  *       member chain can count them. The rest of draft 2020-12 is validated after generation.</li>
+ *   <li>Composition: {@code GbnfGrammar.builder()} puts grammars together: rules of its own, schema grammars embedded
+ *       under a name of their own (their rules renamed), free text that runs until a trigger and then continues as a
+ *       given rule (an Aho-Corasick automaton over the triggers, one rule per state, so that the text provably
+ *       cannot contain a trigger), and text that does not open with given prefixes. Engines build the grammars of
+ *       tool-call formats with it; a format that lets the model write text before a call (as llama-server's lazy
+ *       grammars do) is expressed as an ordinary grammar that constrains from the first token.</li>
  * </ul>
  *
  * <h2>Design decisions</h2>

@@ -7,7 +7,6 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
-import dev.pagantic.core.ToolDefinition;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Timeout;
@@ -40,8 +39,16 @@ class GbnfGrammarFuzzTest {
     private static final List<GbnfGrammar> GRAMMARS = List.of(
             GbnfGrammar.fromSchema(PERSON),
             GbnfGrammar.parse("root ::= \"yes\" | \"no\" | [0-9]{1,3} (\".\" [0-9]+)?"),
-            GbnfGrammar.forToolCalls(List.of(new ToolDefinition("lookup", "Looks up", PERSON)), true),
+            toolCallGrammar(),
             GbnfGrammar.parse("root ::= value\nvalue ::= \"(\" value* \")\" | [a-z]+ | \"\\\"\" [^\"\\\\]* \"\\\"\""));
+
+    /** Free text until {@code <call>}, then a call with the person's arguments: a composed tool-call grammar. */
+    private static GbnfGrammar toolCallGrammar() {
+        GbnfGrammar.Builder grammar = GbnfGrammar.builder();
+        String args = grammar.schema("lookup-args", PERSON);
+        grammar.rule("call", grammar.whitespace() + " " + args + " \"</call>\"");
+        return grammar.rule("root", grammar.textUntil("text", java.util.Map.of("<call>", "call"))).build();
+    }
 
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(tools.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
