@@ -1,5 +1,11 @@
 package dev.pagantic.tck;
 
+import static dev.pagantic.tck.ContractAssertions.assertAssistantMessageCarries;
+import static dev.pagantic.tck.ContractAssertions.assertCode;
+import static dev.pagantic.tck.ContractAssertions.assertFinishedNormally;
+import static dev.pagantic.tck.ContractAssertions.assumeDeclares;
+import static dev.pagantic.tck.ContractAssertions.await;
+import static dev.pagantic.tck.StreamRecorder.onEveryDelta;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.pagantic.core.CallContext;
 import dev.pagantic.core.Cancellation;
@@ -17,7 +22,6 @@ import dev.pagantic.core.FailureCategory;
 import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
-import dev.pagantic.core.Role;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
@@ -31,19 +35,15 @@ import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.inference.TokenCounter;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -80,6 +80,10 @@ import org.junit.jupiter.api.function.ThrowingSupplier;
  *
  * <p>Timing: the kit never asserts speed. Calls that should end promptly run under a hang guard of
  * {@link #generousTimeout()}, so a broken engine fails its case instead of hanging the build.
+ *
+ * <p>Why this file is longer than 500 lines: the kit is one base class on purpose. JUnit runs the cases an engine's
+ * test class inherits, so every case lives here, and an engine's author extends one class and overrides one method
+ * to check the whole contract; the cases' shared checks and stream recorder live beside it.
  */
 public abstract class EngineContractTest {
 
@@ -286,7 +290,7 @@ public abstract class EngineContractTest {
     @DisplayName("streamed deltas concatenate to the result's content, reasoning and tool calls")
     public final void streamedDeltasConcatenateToTheResult() {
         Engine engine = engine(Scenario.STREAMING);
-        Recorder recorder = new Recorder();
+        StreamRecorder recorder = new StreamRecorder();
         Result result = call(engine, baseRequest(Scenario.STREAMING).build(), recorder);
         assertEquals(result.content(), recorder.content(), "concatenated content deltas must equal the content");
         assertEquals(result.reasoning(), recorder.reasoning(),
@@ -300,7 +304,7 @@ public abstract class EngineContractTest {
     public final void streamingEngineDeliversAMultiTokenReplyInSeveralDeltas() {
         Engine engine = engine(Scenario.STREAMING);
         assumeDeclares(engine, Capability.STREAMING);
-        Recorder recorder = new Recorder();
+        StreamRecorder recorder = new StreamRecorder();
         call(engine, baseRequest(Scenario.STREAMING).build(), recorder);
         assertTrue(recorder.contentDeltas().size() > 1,
                 () -> "an engine declaring STREAMING must deliver the multi-token STREAMING reply in several deltas,"
@@ -317,7 +321,7 @@ public abstract class EngineContractTest {
         Cancellation cancellation = new Cancellation();
         cancellation.cancel("contract kit: cancelled before the call");
         CallContext context = CallContext.builder().cancellation(cancellation).build();
-        Recorder recorder = new Recorder();
+        StreamRecorder recorder = new StreamRecorder();
         PaganticException failure = expectFailure("a call with a cancelled context must fail",
                 () -> engine.infer(context, baseRequest(Scenario.CANCEL_BEFORE).build(), recorder));
         assertCode(ErrorCode.CANCELLED_SIGNAL, failure);
@@ -432,7 +436,7 @@ public abstract class EngineContractTest {
     public final void toolDefinitionsArePassedAndToolCallsReturned() {
         Engine engine = engine(Scenario.TOOL_CALL);
         assumeDeclares(engine, Capability.TOOLS);
-        Recorder recorder = new Recorder();
+        StreamRecorder recorder = new StreamRecorder();
         Result result = call(engine, baseRequest(Scenario.TOOL_CALL).addTool(CONTRACT_TOOL).build(), recorder);
         assertFalse(result.toolCalls().isEmpty(), () -> "the TOOL_CALL reply must call the tool, got: " + result);
         Set<String> ids = new HashSet<>();
@@ -573,115 +577,5 @@ public abstract class EngineContractTest {
         return assertTimeoutPreemptively(generousTimeout(), call,
                 () -> "hang guard: the call did not end within " + generousTimeout()
                         + " (override generousTimeout() for a slow engine)");
-    }
-
-    private static void assertCode(ErrorCode expected, PaganticException failure) {
-        assertEquals(expected, failure.code(), () -> "expected " + expected + ", got: " + failure.getMessage());
-    }
-
-    private static void assertFinishedNormally(Result result) {
-        assertTrue(result.finishReason() == FinishReason.STOP || result.finishReason() == FinishReason.LENGTH,
-                () -> "a text reply finishes with STOP or LENGTH, got " + result.finishReason());
-    }
-
-    private static void assertAssistantMessageCarries(Result result) {
-        assertFalse(result.messages().isEmpty(), "the result must hold the assistant message the call adds");
-        Message last = result.messages().get(result.messages().size() - 1);
-        assertEquals(Role.ASSISTANT, last.role(), "the call's last message must be the assistant's");
-        assertEquals(result.content(), last.content(), "the assistant message must carry the content");
-        assertEquals(result.toolCalls(), last.toolCalls(), "the assistant message must carry the tool calls");
-    }
-
-    private static void assumeDeclares(Engine engine, Capability capability) {
-        assumeTrue(engine.modelInfo().supports(capability), () -> "the engine does not declare " + capability);
-    }
-
-    private static void await(CountDownLatch latch, Duration timeout) {
-        try {
-            // Running out of time is no error here: a non-streaming engine never signals a delta.
-            latch.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // the hang guard gave up on the call
-        }
-    }
-
-    /** A handler that runs the action on every reasoning or content delta. */
-    private static StreamHandler onEveryDelta(Runnable action) {
-        return new StreamHandler() {
-            @Override
-            public void onContent(String delta) {
-                action.run();
-            }
-
-            @Override
-            public void onReasoning(String delta) {
-                action.run();
-            }
-        };
-    }
-
-    /** Records what was streamed; callbacks run on the generating thread, assertions on the test's. */
-    private static final class Recorder implements StreamHandler {
-        private final List<String> content = new CopyOnWriteArrayList<>();
-        private final List<String> reasoning = new CopyOnWriteArrayList<>();
-        private final List<ToolCall> toolCalls = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onContent(String delta) {
-            content.add(delta);
-        }
-
-        @Override
-        public void onReasoning(String delta) {
-            reasoning.add(delta);
-        }
-
-        @Override
-        public void onToolCall(ToolCall call) {
-            toolCalls.add(call);
-        }
-
-        List<String> contentDeltas() {
-            return List.copyOf(content);
-        }
-
-        String content() {
-            return String.join("", content);
-        }
-
-        String reasoning() {
-            return String.join("", reasoning);
-        }
-
-        List<ToolCall> toolCalls() {
-            return List.copyOf(toolCalls);
-        }
-
-        boolean isEmpty() {
-            return content.isEmpty() && reasoning.isEmpty() && toolCalls.isEmpty();
-        }
-
-        @Override
-        public String toString() {
-            return "content=" + content + ", reasoning=" + reasoning + ", toolCalls=" + toolCalls;
-        }
-    }
-
-    /** A clock a case moves forward by hand, to make a deadline pass at an exact point of a call. */
-    private static final class AdjustableClock implements InstantSource {
-        private final AtomicReference<Instant> now;
-
-        AdjustableClock(Instant start) {
-            this.now = new AtomicReference<>(start);
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-
-        void advance(Duration duration) {
-            now.updateAndGet(instant -> instant.plus(duration));
-        }
     }
 }

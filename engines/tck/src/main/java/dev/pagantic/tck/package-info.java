@@ -30,4 +30,7 @@
  * adapters' production class path (their scripted mode), and the build's enforcer refuses any test framework there.
  * Only this artifact may depend on JUnit at compile scope.
  */
+@NullMarked
 package dev.pagantic.tck;
+
+import org.jspecify.annotations.NullMarked;

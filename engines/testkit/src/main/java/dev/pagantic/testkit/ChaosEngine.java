@@ -21,6 +21,7 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An engine that injects faults into another engine's calls, by configured probabilities and from a seeded
@@ -145,7 +146,7 @@ public final class ChaosEngine extends DecoratingEngine {
     private final Map<Fault, Double> probabilities;
     private final List<ErrorCode> failureCodes;
     private final List<ErrorCode> midStreamCodes;
-    private final Consumer<Injection> listener;
+    private final @Nullable Consumer<Injection> listener;
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong callIds = new AtomicLong();
     private final Map<Fault, AtomicLong> counts = new EnumMap<>(Fault.class);
@@ -225,7 +226,7 @@ public final class ChaosEngine extends DecoratingEngine {
     // ------------------------------------------------------------------------------------------------------ faults
 
     /** Everything random about one call, drawn at once so that a sequential run is reproducible. */
-    private record Draw(Duration latency, Fault fault, int index, double fraction) {
+    private record Draw(@Nullable Duration latency, @Nullable Fault fault, int index, double fraction) {
     }
 
     private Draw draw() {
@@ -250,7 +251,7 @@ public final class ChaosEngine extends DecoratingEngine {
     }
 
     /** The fault if it applies to the request; null for none. */
-    private static Fault applicable(Fault fault, Request request) {
+    private static @Nullable Fault applicable(@Nullable Fault fault, Request request) {
         if (fault == null) {
             return null;
         }
@@ -261,7 +262,8 @@ public final class ChaosEngine extends DecoratingEngine {
         };
     }
 
-    private void report(Fault fault, CallContext context, Request request, ErrorCode code, Duration latency) {
+    private void report(Fault fault, CallContext context, Request request, @Nullable ErrorCode code,
+            Duration latency) {
         counts.get(fault).incrementAndGet();
         if (listener != null) {
             listener.accept(new Injection(fault, context.requestId(), request.settings().seed(),
@@ -357,7 +359,7 @@ public final class ChaosEngine extends DecoratingEngine {
 
     /** Builds a {@link ChaosEngine}; {@link #build()} throws {@code CONFIG_INVALID} on a bad setting. */
     public static final class Builder {
-        private Engine delegate;
+        private @Nullable Engine delegate;
         private long seed = 1;
         private double latencyProbability;
         private Duration minLatency = Duration.ZERO;
@@ -365,7 +367,7 @@ public final class ChaosEngine extends DecoratingEngine {
         private final Map<Fault, Double> probabilities = new EnumMap<>(Fault.class);
         private List<ErrorCode> failureCodes = DEFAULT_FAILURE_CODES;
         private List<ErrorCode> midStreamCodes = List.of(ErrorCode.INFERENCE_ENGINE_ERROR);
-        private Consumer<Injection> listener;
+        private @Nullable Consumer<Injection> listener;
 
         private Builder() {
         }

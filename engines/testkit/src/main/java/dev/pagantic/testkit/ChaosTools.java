@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tool bodies that misbehave: they throw, hang without honouring interruption or their context, or are slow. They
@@ -77,7 +78,7 @@ public final class ChaosTools {
     private final Duration hangDuration;
     private final double slowProbability;
     private final Duration slowDelay;
-    private final Consumer<Injection> listener;
+    private final @Nullable Consumer<Injection> listener;
     private final AtomicLong calls = new AtomicLong();
 
     private ChaosTools(Builder builder) {
@@ -190,7 +191,7 @@ public final class ChaosTools {
         private Duration hangDuration = Duration.ZERO;
         private double slowProbability;
         private Duration slowDelay = Duration.ZERO;
-        private Consumer<Injection> listener;
+        private @Nullable Consumer<Injection> listener;
 
         private Builder() {
         }

@@ -9,6 +9,7 @@ import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An engine whose backend fails the first N calls with a chosen error and then recovers, delegating to another engine
@@ -102,8 +103,8 @@ public final class FailingEngine extends DecoratingEngine {
         private int failures = 1;
         private ErrorCode code = ErrorCode.INFERENCE_ENGINE_ERROR;
         private String message = "";
-        private Boolean retryable;
-        private Engine delegate;
+        private @Nullable Boolean retryable;
+        private @Nullable Engine delegate;
 
         private Builder() {
         }

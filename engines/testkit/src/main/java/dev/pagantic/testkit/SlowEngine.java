@@ -8,6 +8,7 @@ import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An engine that adds latency to another (an {@link EchoEngine} by default): a delay before the call starts (time to
@@ -95,7 +96,7 @@ public final class SlowEngine extends DecoratingEngine {
 
     /** Builds a {@link SlowEngine}; {@link #build()} throws {@code CONFIG_INVALID} on a bad setting. */
     public static final class Builder {
-        private Engine delegate;
+        private @Nullable Engine delegate;
         private Duration initialDelay = Duration.ZERO;
         private Duration delayPerToken = Duration.ZERO;
 

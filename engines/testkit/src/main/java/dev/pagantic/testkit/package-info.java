@@ -52,4 +52,7 @@
  *   <li>No mutable static state: every counter, script and clock belongs to an engine or a test instance.</li>
  * </ul>
  */
+@NullMarked
 package dev.pagantic.testkit;
+
+import org.jspecify.annotations.NullMarked;

@@ -12,6 +12,10 @@ import java.util.List;
  * before the value was complete (a truncated number or literal, or nothing at all), writes nothing and returns
  * {@code false} so that the enclosing object or array drops the member. Strings and containers are never incomplete:
  * they are closed.
+ *
+ * <p>Why this file is longer than 500 lines: a recursive-descent reader is one unit. Its methods, one per JSON
+ * construct, call each other and share the position, the output and the fixes; split across classes, the recursion
+ * and that state would have to be read in several places at once.
  */
 final class RepairScanner {
 

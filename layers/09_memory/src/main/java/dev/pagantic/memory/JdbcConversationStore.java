@@ -62,6 +62,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Session ids and state keys may not contain the character U+0000, which PostgreSQL cannot store; message contents
  * and state values may (they are stored as JSON, which escapes it). Thread-safe.
+ *
+ * <p>Why this file is longer than 500 lines: its {@link Builder} (about 100 lines) is nested, as every builder of the
+ * library is; the store itself is the optimistic write protocol with its transactions and failure mapping, which
+ * share one connection policy.
  */
 public final class JdbcConversationStore implements ConversationStore {
 

@@ -269,6 +269,8 @@ public final class ApiServer implements AutoCloseable {
             return;
         }
         ctx.res().setHeader("WWW-Authenticate", "Bearer");
+        // The body was not read: Jetty drops the connection after this answer, so the client must not reuse it.
+        ctx.res().setHeader("Connection", "close");
         send(ctx, HttpStatuses.UNAUTHORIZED, OpenAiError.document(HttpStatuses.UNAUTHORIZED, "invalid_api_key", null,
                 "a valid bearer token is required (Authorization: Bearer <token>)", ErrorCode.CONFIG_INVALID));
         ctx.skipRemainingHandlers();

@@ -98,6 +98,8 @@ class ApiHardeningTest {
 
             assertOpenAiError(chat, 401);
             assertThat(chat.headers().firstValue("WWW-Authenticate")).contains("Bearer");
+            // the unread body ends the connection: a client told so opens a new one for its next request
+            assertThat(chat.headers().firstValue("Connection")).contains("close");
             assertThat(TestServer.json(chat).path("error").path("code").stringValue()).isEqualTo("invalid_api_key");
             assertThat(nativeCall.statusCode()).isEqualTo(401);
             assertThat(engine.callCount()).isZero();

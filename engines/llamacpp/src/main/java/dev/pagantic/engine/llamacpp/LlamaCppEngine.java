@@ -87,13 +87,14 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
 
     @Override
     public Result infer(CallContext context, Request request) {
-        return infer(context, request, null);
+        return infer(context, request, StreamHandler.NOOP);
     }
 
     @Override
     public Result infer(CallContext context, Request request, StreamHandler handler) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(handler, "handler (use StreamHandler.NOOP)");
         requireOpen();
         context.throwIfDone();
         info.requireSupported(request);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
@@ -103,7 +104,7 @@ final class ChatResponseDecoder {
     }
 
     /** The first choice, or null when there is none. */
-    JsonNode firstChoice(JsonNode root) {
+    @Nullable JsonNode firstChoice(JsonNode root) {
         JsonNode choices = root.path("choices");
         if (choices.isMissingNode() || choices.isNull()) {
             return null;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.MissingNode;
 
@@ -152,6 +153,6 @@ final class ChatStreamDecoder {
         private String id = "";
         private final StringBuilder name = new StringBuilder();
         private final StringBuilder arguments = new StringBuilder();
-        private JsonNode argumentsObject;
+        private @Nullable JsonNode argumentsObject;
     }
 }

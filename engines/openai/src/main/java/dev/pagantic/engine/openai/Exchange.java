@@ -10,6 +10,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One HTTP exchange that another thread can abort at any point: while it connects and waits for the headers (the
@@ -47,10 +48,10 @@ final class Exchange {
         ABORTED
     }
 
-    private final AtomicReference<Abort> abort = new AtomicReference<>();
+    private final AtomicReference<@Nullable Abort> abort = new AtomicReference<>();
     private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.WAITING);
-    private volatile CompletableFuture<HttpResponse<InputStream>> pending;
-    private volatile InputStream body;
+    private volatile @Nullable CompletableFuture<HttpResponse<InputStream>> pending;
+    private volatile @Nullable InputStream body;
 
     /** What arrived: the status and headers, and the body to read as a stream. */
     record Received(int statusCode, HttpHeaders headers, InputStream body) {
@@ -126,7 +127,7 @@ final class Exchange {
     }
 
     /** Why the exchange was aborted; null when it was not. */
-    Abort aborted() {
+    @Nullable Abort aborted() {
         return abort.get();
     }
 

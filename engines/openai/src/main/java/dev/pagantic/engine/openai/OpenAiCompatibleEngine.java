@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -204,9 +205,9 @@ public final class OpenAiCompatibleEngine implements Engine {
      * settings and fails with {@code CONFIG_INVALID} naming the one that is wrong.
      */
     public static final class Builder {
-        private String baseUrl;
+        private @Nullable String baseUrl;
         private String apiKey = "";
-        private String modelName;
+        private @Nullable String modelName;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private final Map<String, String> headers = new LinkedHashMap<>();
@@ -228,7 +229,7 @@ public final class OpenAiCompatibleEngine implements Engine {
         }
 
         /** The API key, sent as {@code Authorization: Bearer <key>}; none by default (local servers need none). */
-        public Builder apiKey(String value) {
+        public Builder apiKey(@Nullable String value) {
             this.apiKey = value == null ? "" : value.strip();
             return this;
         }

@@ -52,4 +52,7 @@
  * Engine contract kit of {@code pagantic-testkit} against a scripted stub server, in {@code GRAMMAR} mode (every
  * capability declared) and in {@code PROMPT_ONLY} mode (so that the refusal of undeclared capabilities is checked).
  */
+@NullMarked
 package dev.pagantic.engine.openai;
+
+import org.jspecify.annotations.NullMarked;

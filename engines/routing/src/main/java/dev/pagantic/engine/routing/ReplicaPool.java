@@ -7,6 +7,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The replicas' bookkeeping: which replica the next call goes to, how many calls each runs, and its health. Every
@@ -211,7 +212,7 @@ final class ReplicaPool {
         int consecutiveFailures;
         long served;
         /** Null while healthy; else the end of the cooldown, which may lie in the past (half-open). */
-        Instant unhealthyUntil;
+        @Nullable Instant unhealthyUntil;
         /** Calls running on the replica that were sent while it was unhealthy. */
         int trials;
         /** Incremented each time the replica is marked unhealthy. */

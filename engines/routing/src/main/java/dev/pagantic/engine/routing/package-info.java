@@ -72,4 +72,7 @@
  * <h2>Dependencies</h2>
  * Core, inference and SLF4J only: the replicas are any {@code Engine}s, so this module depends on no other engine.
  */
+@NullMarked
 package dev.pagantic.engine.routing;
+
+import org.jspecify.annotations.NullMarked;

@@ -39,6 +39,12 @@ import java.util.regex.Pattern;
  * none has been written yet, and when one has (so a comma is needed). That keeps the grammar linear in the number of
  * properties however many are optional. With {@code minProperties}/{@code maxProperties} the chain also counts the
  * members written.
+ *
+ * <p>Why this file is longer than 500 lines: it is one recursive walk. The rule of each JSON type (object, array,
+ * string, number) recurses into the walk for the schemas nested in it, and all of them share the walk's state (the
+ * memo of conjunctions, the rules written, the keywords left to the validator, the combination budget); what needs
+ * none of that state is already beside it ({@link GbnfWriter}, {@link RegexGbnf}, {@link IntegerRanges},
+ * {@link LiteralTrie}, {@link MemberChain}).
  */
 final class SchemaGbnfGenerator {
 
