@@ -193,8 +193,10 @@ public final class MainDemo {
             case "inference_end" -> data.get("tokens_in") + " in, " + data.get("tokens_out") + " out, "
                     + data.get("finish_reason") + ", " + data.get("duration_ms") + " ms";
             case "tool_end" -> data.get("tool_name") + ", " + data.get("duration_ms") + " ms";
-            case "vote" -> String.format(Locale.ROOT, "%s candidates, confidence %.2f", data.get("candidates"),
-                    ((Number) data.get("confidence")).doubleValue());
+            case "vote" -> data.get("confidence") instanceof Number confidence
+                    ? String.format(Locale.ROOT, "%s candidates, confidence %.2f", data.get("candidates"),
+                            confidence.doubleValue())
+                    : data.get("candidates") + " candidates, no confidence";
             default -> Optional.ofNullable(data.get("tool_name")).map(Object::toString).orElse("");
         };
     }

@@ -45,7 +45,8 @@ class GrammarCostThroughTheServerTest {
     private static void assertGrammarRefused(HttpResponse<String> response) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
         JsonNode error = json(response).path("error");
-        assertThat(error.path("code").asString()).isEqualTo("CONFIG_GRAMMAR_INVALID");
+        assertThat(error.path("code").asString()).isEqualTo("invalid_value");
+        assertThat(error.path("pagantic_code").asString()).isEqualTo("CONFIG_GRAMMAR_INVALID");
         assertThat(error.path("message").asString()).containsAnyOf("budget", "refused before decoding");
     }
 

@@ -30,7 +30,8 @@ class StructuredStrictnessTest {
 
             assertThat(response.statusCode()).as(response.body()).isEqualTo(422);
             JsonNode error = json(response).path("error");
-            assertThat(error.path("code").asString()).isEqualTo("CONSTRAINT_SCHEMA_INVALID");
+            assertThat(error.path("code").asString()).isEqualTo("invalid_model_output");
+            assertThat(error.path("pagantic_code").asString()).isEqualTo("CONSTRAINT_SCHEMA_INVALID");
             assertThat(error.path("message").asString()).contains("score");
             assertThat(engine.callCount()).as("retried before giving up").isEqualTo(3);
         }
