@@ -106,7 +106,7 @@ public final class MainDemo {
                             .build()));
             ok &= show(out, events, "3. A three-way vote", pagantic.execute(SystemRequest.builder()
                     .mode(Mode.REDUNDANT).user("How does the little cat feel?").output(OutputContract.of(MOOD))
-                    .hints(ExecutionHints.builder().maxTokens(32).temperature(1.0).option("tool_choice", "none")
+                    .hints(ExecutionHints.builder().maxTokens(160).temperature(1.0).option("tool_choice", "none")
                             .build()).build()));
             out.println(ok ? "All three requests succeeded." : "Some requests failed (see above).");
             return ok ? 0 : 1;
