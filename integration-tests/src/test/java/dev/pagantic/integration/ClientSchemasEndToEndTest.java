@@ -175,7 +175,7 @@ class ClientSchemasEndToEndTest {
                 HttpResponse.BodyHandlers.ofString());
 
         if (response.statusCode() == 422) {
-            assertThat(JSON.readTree(response.body()).path("error").path("code").asString()).startsWith("CONSTRAINT_");
+            assertThat(JSON.readTree(response.body()).path("error").path("pagantic_code").asString()).startsWith("CONSTRAINT_");
             record("server", schemaFile, Outcome.REFUSED);
             refusals.put("server " + schemaFile, response.body());
             return;

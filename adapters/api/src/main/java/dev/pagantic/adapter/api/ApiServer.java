@@ -290,7 +290,8 @@ public final class ApiServer implements AutoCloseable {
             try {
                 ChatCompletionCall mapped = requestMapper.map(body, requestId, traceId(ctx));
                 call = new ChatCompletionCall(mapped.request().toBuilder().traceContext(traceContext(ctx)).build(),
-                        mapped.model(), mapped.stream(), mapped.includeUsage(), mapped.structured(), mapped.choices());
+                        mapped.model(), mapped.stream(), mapped.includeUsage(), mapped.structured(), mapped.choices(),
+                        mapped.seed());
                 model = servedModel(body);
             } catch (RuntimeException refused) {
                 activeRequestIds.remove(requestId);
@@ -351,7 +352,7 @@ public final class ApiServer implements AutoCloseable {
         }
         ExecutionHints hints = request.hints();
         ExecutionHints.Builder varied = hints.toBuilder();
-        hints.settings().seed().ifPresent(seed -> varied.seed(seed + index));
+        call.seed().ifPresent(seed -> varied.seed(seed + index));
         return request.toBuilder().requestId(request.requestId() + "." + index).hints(varied.build()).build();
     }
 

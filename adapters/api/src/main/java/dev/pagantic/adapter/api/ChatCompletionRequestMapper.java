@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
@@ -109,7 +110,8 @@ final class ChatCompletionRequestMapper {
         require(streamOptions.isMissingNode() || streamOptions.isNull() || streamOptions.isObject(), "stream_options",
                 "invalid_type", "'stream_options' must be an object");
         return new ChatCompletionCall(request.build(), optionalText(body, "model"), bool(body, "stream"),
-                streamOptions.isObject() && bool(streamOptions, "include_usage"), structured, choices(body));
+                streamOptions.isObject() && bool(streamOptions, "include_usage"), structured, choices(body),
+                body.hasNonNull("seed") ? OptionalLong.of(body.path("seed").longValue()) : OptionalLong.empty());
     }
 
     // ------------------------------------------------------------------------------------------------------ messages
