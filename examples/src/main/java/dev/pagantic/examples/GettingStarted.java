@@ -20,11 +20,11 @@ public final class GettingStarted {
     public static Person extract(Path model, String text) {
         OutputType<Person> person = OutputType.of(Person.class);
         try (LlamaCppEngine engine = LlamaCppEngine.builder().modelPath(model).build();
-             Orchestrator pagantic = Orchestrator.builder().engine(engine).maxTokens(64).build()) {
+             Orchestrator pagantic = Orchestrator.builder().engine(engine).maxTokens(128).build()) {
             SystemResponse response = pagantic.execute(SystemRequest.builder().mode(Mode.STRUCTURED)
                     .output(OutputContract.of(person.schema())).user("Extract the person: " + text).build());
-            return person.convert(response.structuredOutput().orElseThrow(
-                    () -> new IllegalStateException(response.error().orElseThrow().message())));
+            return response.structuredOutput(person).orElseThrow(() -> new IllegalStateException("no person: "
+                    + response.error().map(Object::toString).orElse("cut off at the token limit")));
         }
     }
 }

@@ -60,9 +60,11 @@ import org.jspecify.annotations.Nullable;
  *       grammar, schema, temperature {@value AgentLoop#STRUCTURED_TEMPERATURE} unless the settings say otherwise,
  *       thinking disabled), then the constraint pipeline (JSON check, repair when allowed, enum normalisation, schema
  *       validation, grammar conformance) and the configured rules;</li>
- *   <li>an answer cut off at the token limit (finish reason {@code LENGTH}) is returned as it is, with that finish
- *       reason and a {@link ValidationReport#cutOff cut-off report}: neither repaired (which would invent the rest),
- *       nor validated, nor retried (the same limit would cut it again). It is never reported valid;</li>
+ *   <li>an answer cut off at the token limit (finish reason {@code LENGTH}) is never repaired (which would invent
+ *       the rest) nor validated. While the retry policy allows another attempt and decoding samples (a temperature
+ *       above 0 and no fixed seed, so that a retry can end sooner), it is retried as a {@code CONSTRAINT_JSON_INVALID}
+ *       failure; otherwise it is returned as it is, with that finish reason and a
+ *       {@link ValidationReport#cutOff cut-off report}. It is never reported valid;</li>
  *   <li>an attempt that fails with a {@code ConstraintFailure} or a {@code ValidationFailure} is retried according to
  *       the {@link RetryPolicy} (by default three attempts in all, without delay, on those two categories only); other
  *       failures end the call. A retry repeats only the structured phase: the conversation of the tool phase is kept,
@@ -233,6 +235,11 @@ public final class SpecializedLoop implements AutoCloseable {
                 + settings.tools().map(ToolRegistry::size).orElse(0) + ", retry=" + retryPolicy + "]";
     }
 
+    /** Whether decoding with these settings samples, so that a retry can produce another answer. */
+    private static boolean samples(InferenceSettings sent) {
+        return sent.temperature().orElse(1.0) > 0 && sent.seed().isEmpty();
+    }
+
     /** The state of one call: what every attempt adds to. Confined to the calling thread. */
     private final class Call {
         private final CallContext ctx;
@@ -272,14 +279,14 @@ public final class SpecializedLoop implements AutoCloseable {
         private SpecializedResult structured(int number) {
             List<Message> history = new ArrayList<>(base());
             history.add(Message.user(settings.tools().isPresent() ? PHASE_TWO_PROMPT : prompt));
+            InferenceSettings sent = StructuredOutput.settings(AgentLoop.STRUCTURED_TEMPERATURE, callSettings);
             StructuredOutput.Constrained answer = StructuredOutput.infer(inference, ctx, history, schema,
-                    StructuredOutput.grammarFor(inference.model(), schema, grammar),
-                    StructuredOutput.settings(AgentLoop.STRUCTURED_TEMPERATURE, callSettings),
+                    StructuredOutput.grammarFor(inference.model(), schema, grammar), sent,
                     options.stream().orElse(settings.stream()));
             usage = usage.plus(answer.result().usage());
             ctx.throwIfDone();
             if (answer.result().finishReason() == FinishReason.LENGTH) {
-                return cutOff(answer.result(), number);
+                return cutOff(answer.result(), number, sent);
             }
             phases.validate("constraint pipeline and rules on attempt " + number);
             ValidationReport report = StructuredOutput.pipeline(schema, answer.grammar(), repairAllowed,
@@ -297,7 +304,13 @@ public final class SpecializedLoop implements AutoCloseable {
             return new SpecializedResult(result, report, checked, toolExecutions, number);
         }
 
-        private SpecializedResult cutOff(Result answer, int number) {
+        private SpecializedResult cutOff(Result answer, int number, InferenceSettings sent) {
+            PaganticException cut = PaganticException.builder(ErrorCode.CONSTRAINT_JSON_INVALID, "attempt " + number
+                    + " was cut off at the token limit after " + answer.usage().outputTokens() + " tokens")
+                    .retryable(true).detail("finish_reason", FinishReason.LENGTH.wireName()).build();
+            if (number < retryPolicy.maxAttempts() && retryPolicy.isRetryable(cut) && samples(sent)) {
+                throw cut;
+            }
             phases.validate("attempt " + number + " was cut off at the token limit: returned unvalidated");
             Result result = answer.toBuilder().toolCalls(List.of())
                     .messages(List.of(Message.assistant(answer.content()))).usage(usage).build();

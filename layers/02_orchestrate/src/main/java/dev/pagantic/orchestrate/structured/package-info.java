@@ -9,9 +9,9 @@
  * {@link dev.pagantic.orchestrate.structured.SpecializedResult} is what a call produced; the reporting form returns it
  * in an {@link dev.pagantic.orchestrate.loop.Outcome}.
  *
- * <p>Two decisions: an answer cut off at the token limit is returned as it is (finish reason {@code LENGTH}, a cut-off
- * report, never valid) rather than repaired or retried, since repair would invent its end and the same limit would
- * cut a retry too; and a Java type ({@code OutputType}) is the one way to ask for a typed result
+ * <p>Two decisions: an answer cut off at the token limit is never repaired, since repair would invent its end; it is
+ * retried while attempts remain and decoding samples (a greedy or seeded retry would be cut the same way), and the last
+ * one is returned as it is (finish reason {@code LENGTH}, a cut-off report, never valid); and a Java type ({@code OutputType}) is the one way to ask for a typed result
  * ({@code call(ctx, prompt, type)}), converted from the tree validation already parsed.
  */
 @NullMarked

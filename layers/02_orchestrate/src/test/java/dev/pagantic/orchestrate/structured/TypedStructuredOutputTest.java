@@ -7,7 +7,10 @@ import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.Schema;
+import dev.pagantic.inference.InferenceSettings;
 import dev.pagantic.orchestrate.agent.AgentLoop;
+import dev.pagantic.orchestrate.agent.TurnOptions;
 import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.OutputContract;
@@ -104,13 +107,12 @@ class TypedStructuredOutputTest {
     }
 
     @Test
-    void anAnswerCutOffAtTheTokenLimitIsReturnedAsItIsAndIsNoInstanceOfTheType() {
+    void aSeededAnswerCutOffAtTheTokenLimitIsReturnedAsItIsAndIsNoInstanceOfTheType() {
         ScriptedEngine engine = ScriptedEngine.replying(VALID, VALID);
         try (SpecializedLoop loop = SpecializedLoop.builder().engine(engine).schema(INVOICE.schema())
-                .settings(dev.pagantic.inference.InferenceSettings.builder().maxTokens(3).build()).build()) {
-            SpecializedResult cut = loop.run(CallContext.background(), "x",
-                    dev.pagantic.inference.InferenceSettings.DEFAULTS,
-                    dev.pagantic.orchestrate.agent.TurnOptions.DEFAULTS).orElseThrow();
+                .settings(InferenceSettings.builder().maxTokens(3).seed(7).build()).build()) {
+            SpecializedResult cut = loop.run(CallContext.background(), "x", InferenceSettings.DEFAULTS,
+                    TurnOptions.DEFAULTS).orElseThrow();
 
             assertThat(cut.cutOff()).isTrue();
             assertThat(cut.valid()).isFalse();
@@ -122,7 +124,28 @@ class TypedStructuredOutputTest {
                         assertThat(e.retryable()).isFalse();
                         assertThat(e.getMessage()).contains("cut off", "maxTokens");
                     });
-            assertThat(engine.callCount()).as("cut-off answers are not retried").isEqualTo(2);
+            assertThat(engine.callCount()).as("a seeded retry would be cut the same way").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aSampledAnswerCutOffAtTheTokenLimitIsRetriedAndTheLastCutOffIsReturned() {
+        String shortInvoice = "{\"number\": \"A-17\"}";
+        Schema numberOnly = Schema.object().required("number", Schema.string()).build();
+        ScriptedEngine engine = ScriptedEngine.replying(VALID, shortInvoice, VALID, VALID, VALID);
+        try (SpecializedLoop loop = SpecializedLoop.builder().engine(engine).schema(numberOnly)
+                .settings(InferenceSettings.builder().maxTokens(3).temperature(0.7).build()).build()) {
+            SpecializedResult retried = loop.run(CallContext.background(), "x", InferenceSettings.DEFAULTS,
+                    TurnOptions.DEFAULTS).orElseThrow();
+            assertThat(retried.valid()).isTrue();
+            assertThat(retried.attempts()).isEqualTo(2);
+            assertThat(retried.content()).isEqualTo(shortInvoice);
+
+            SpecializedResult cut = loop.run(CallContext.background(), "x", InferenceSettings.DEFAULTS,
+                    TurnOptions.DEFAULTS).orElseThrow();
+            assertThat(cut.cutOff()).isTrue();
+            assertThat(cut.attempts()).as("every attempt the policy allows").isEqualTo(3);
+            assertThat(cut.result().finishReason()).isEqualTo(FinishReason.LENGTH);
         }
     }
 }
