@@ -114,6 +114,10 @@ final class GbnfWriter {
                 + " (\".\" [0-9]+)? ([zZ] | [-+] ([01] [0-9] | \"2\" [0-3]) \":\" [0-5] [0-9])");
         primitives.put("uuid", "[0-9a-fA-F]{8} \"-\" [0-9a-fA-F]{4} \"-\" [0-9a-fA-F]{4} \"-\" [0-9a-fA-F]{4} \"-\""
                 + " [0-9a-fA-F]{12}");
+        // RFC 3339 appendix A durations (JSON Schema's duration): date, then time elements, in order, or weeks alone.
+        String time = "\"T\" [0-9]+ (\"H\" ([0-9]+ \"M\" ([0-9]+ \"S\")?)? | \"M\" ([0-9]+ \"S\")? | \"S\")";
+        primitives.put("duration", "\"P\" ([0-9]+ (\"D\" | \"M\" ([0-9]+ \"D\")? | \"Y\" ([0-9]+ \"M\" ([0-9]+ \"D\")?)?)"
+                + " (" + time + ")? | " + time + " | [0-9]+ \"W\")");
         primitives.put("ws", "| \" \" | \"\\n\" [ \\t]{0,20}");
         return Collections.unmodifiableMap(primitives);
     }

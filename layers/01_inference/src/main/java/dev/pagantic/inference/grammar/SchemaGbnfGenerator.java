@@ -71,7 +71,7 @@ final class SchemaGbnfGenerator {
 
     /** The formats a grammar writes; {@code true}: exactly, {@code false}: the calendar is also checked afterwards. */
     private static final Map<String, Boolean> GRAMMAR_FORMATS = Map.of("date", false, "time", false,
-            "date-time", false, "uuid", true);
+            "date-time", false, "uuid", true, "duration", true);
 
     /** Keywords that never constrain an instance. */
     private static final Set<String> ANNOTATIONS = Set.of("title", "description", "default", "examples", "$comment",
@@ -284,7 +284,7 @@ final class SchemaGbnfGenerator {
             String rule = switch (kind) {
                 case NULL -> out.primitive("null");
                 case BOOLEAN -> out.primitive("boolean");
-                case NUMBER -> numberRule(leaves);
+                case NUMBER -> numberRule(leaves, name);
                 case INTEGER -> integerRule(leaves, name);
                 case STRING -> stringRule(leaves, name);
                 case ARRAY -> arrayRule(leaves, name, depth);
@@ -460,11 +460,55 @@ final class SchemaGbnfGenerator {
 
     // ------------------------------------------------------------------------------------------- numbers
 
-    private String numberRule(List<Part> leaves) {
-        for (Part leaf : leaves) {
-            deferPresent(leaf, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "format");
+    /** Numbers; a whole {@code multipleOf} makes them integers (with their bounds), a fractional one limits fractions. */
+    private String numberRule(List<Part> leaves, String name) {
+        BigDecimal step = step(leaves);
+        if (step != null && Multiples.whole(step)) {
+            return integerRule(leaves, name);
         }
-        return out.primitive("number");
+        String rule = null;
+        for (Part leaf : leaves) {
+            deferPresent(leaf, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "format");
+        }
+        if (step != null && Multiples.dividesOne(step)) {
+            rule = Multiples.fractions(step, name, out::define);
+        }
+        if (rule == null) {
+            leaves.forEach(leaf -> deferPresent(leaf, "multipleOf"));
+            return out.primitive("number");
+        }
+        return out.define(name + "-num", rule);
+    }
+
+    /**
+     * The one step all the leaves' {@code multipleOf} amount to (the least common multiple of whole steps), or null
+     * when there is none or the grammar cannot combine them (then they are left to the validator).
+     */
+    private BigDecimal step(List<Part> leaves) {
+        BigInteger wholeStep = BigInteger.ONE;
+        BigDecimal step = null;
+        int count = 0;
+        for (Part leaf : leaves) {
+            if (leaf.get("multipleOf") instanceof Number n) {
+                BigDecimal value = JsonLiterals.decimal(n);
+                count++;
+                step = value;
+                if (wholeStep != null && Multiples.whole(value)) {
+                    BigInteger v = value.toBigIntegerExact();
+                    wholeStep = wholeStep.multiply(v).divide(wholeStep.gcd(v));
+                } else {
+                    wholeStep = null;
+                }
+            }
+        }
+        if (count <= 1) {
+            return step;
+        }
+        if (wholeStep == null) {
+            leaves.forEach(leaf -> deferPresent(leaf, "multipleOf"));
+            return null;
+        }
+        return new BigDecimal(wholeStep);
     }
 
     /** Integers, with their bounds as digit-range rules. */
@@ -472,7 +516,7 @@ final class SchemaGbnfGenerator {
         BigInteger low = null;
         BigInteger high = null;
         for (Part leaf : leaves) {
-            deferPresent(leaf, "multipleOf", "format");
+            deferPresent(leaf, "format");
             if (leaf.get("minimum") instanceof Number n) {
                 low = max(low, JsonLiterals.decimal(n).setScale(0, RoundingMode.CEILING).toBigIntegerExact());
             }
@@ -487,6 +531,15 @@ final class SchemaGbnfGenerator {
                 high = min(high, JsonLiterals.decimal(n).setScale(0, RoundingMode.CEILING).toBigIntegerExact()
                         .subtract(BigInteger.ONE));
             }
+        }
+        BigDecimal step = step(leaves);
+        if (step != null && !Multiples.dividesOne(step)) {
+            String multiples = Multiples.whole(step)
+                    ? Multiples.integers(step.toBigIntegerExact(), low, high, name, out::define) : null;
+            if (multiples != null) {
+                return multiples.isEmpty() ? null : out.define(name + "-int", multiples);
+            }
+            leaves.forEach(leaf -> deferPresent(leaf, "multipleOf"));
         }
         if (low == null && high == null) {
             return out.primitive("integer");

@@ -11,15 +11,17 @@ import java.util.Set;
  * <p>The grammar enforces at the decoder: {@code type} (unions too), {@code const} and {@code enum} of any JSON
  * value (prefix-shared), {@code anyOf} and {@code oneOf} (at least one branch), {@code allOf} (merged),
  * local {@code $ref} (recursive ones as recursive rules), integer {@code minimum}/{@code maximum}/
- * {@code exclusiveMinimum}/{@code exclusiveMaximum} as digit ranges, {@code minLength}/{@code maxLength},
+ * {@code exclusiveMinimum}/{@code exclusiveMaximum} as digit ranges, {@code multipleOf} where the step divides a
+ * power of ten or a range holds few multiples (see {@link Multiples}), {@code minLength}/{@code maxLength},
  * {@code pattern} (the regular expressions a grammar can express, see {@link RegexGbnf}), {@code format} date, time,
- * date-time and uuid, {@code prefixItems}, {@code items}, {@code minItems}/{@code maxItems}, {@code properties},
+ * date-time, duration and uuid, {@code prefixItems}, {@code items}, {@code minItems}/{@code maxItems}, {@code properties},
  * {@code required}, {@code additionalProperties} (absent, true, false or a schema) and
  * {@code minProperties}/{@code maxProperties} where the member chain can count them. Everything else is checked
  * after generation by the validator; {@link #validatedAfter()} lists the JSON pointers of those keywords in this
  * schema, so the grammar accepts a superset of the schema's instances, never fewer, within these limits: keys are
  * written in declared order with additional ones last, whitespace between tokens is limited, numbers have at most
- * 16 integer and 16 fraction digits, and characters are written raw rather than as {@code \}{@code u} escapes.
+ * 16 integer and 16 fraction digits (a number with a {@code multipleOf} the grammar carries is written without
+ * exponent, and as an integer when the step is whole), and characters are written raw rather than as {@code \}{@code u} escapes.
  *
  * @param grammar        the grammar, checked and within the cost budget
  * @param validatedAfter the JSON pointers of the keywords the grammar leaves (wholly or partly) to the validator

@@ -23,8 +23,9 @@
  *       (prefix-shared rules), {@code anyOf}, {@code oneOf} (at least one branch), {@code allOf} (merged), local
  *       {@code $ref} (recursive ones as recursive rules), integer {@code minimum}/{@code maximum}/
  *       {@code exclusiveMinimum}/{@code exclusiveMaximum} (digit-range rules), {@code minLength}/{@code maxLength},
- *       {@code pattern} (the ECMA-262 subset a grammar can express; outside it a refusal), {@code format} date, time,
- *       date-time and uuid, {@code prefixItems}, {@code items}, {@code minItems}/{@code maxItems},
+ *       {@code multipleOf} (a step dividing a power of ten, or few multiples in a range:
+ *       {@code Multiples}), {@code pattern} (the ECMA-262 subset a grammar can express;
+ *       outside it a refusal), {@code format} date, time, date-time, duration and uuid, {@code prefixItems}, {@code items}, {@code minItems}/{@code maxItems},
  *       {@code properties}, {@code required}, {@code additionalProperties} (absent, true, false or a schema; keys of
  *       additional properties are never declared ones) and {@code minProperties}/{@code maxProperties} where the
  *       member chain can count them. The rest of draft 2020-12 is validated after generation.</li>

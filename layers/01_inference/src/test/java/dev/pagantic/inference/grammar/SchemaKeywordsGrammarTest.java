@@ -215,7 +215,7 @@ class SchemaKeywordsGrammarTest {
     @Test
     void keywordsAGrammarCannotCarryAreListedAsValidatedAfter() {
         SchemaGrammar grammar = grammarOf(Map.of("type", "object", "properties", Map.of(
-                "n", Map.of("type", "number", "multipleOf", 0.5, "minimum", 0),
+                "n", Map.of("type", "number", "multipleOf", 0.3, "minimum", 0),
                 "tags", Map.of("type", "array", "uniqueItems", true),
                 "mail", Map.of("type", "string", "format", "email")),
                 "dependentRequired", Map.of("n", List.of("tags"))));
@@ -224,5 +224,67 @@ class SchemaKeywordsGrammarTest {
         assertThat(grammar.validatedAfter()).containsExactlyInAnyOrder("/dependentRequired",
                 "/properties/n/minimum", "/properties/n/multipleOf", "/properties/tags/uniqueItems",
                 "/properties/mail/format");
+    }
+
+    @Test
+    void aWholeMultipleOfDividingAPowerOfTenIsTheIntegersLastDigits() {
+        for (int step : new int[] {2, 4, 5, 8, 10, 20, 25, 40, 50, 125, 250, 1000}) {
+            SchemaGrammar grammar = grammarOf(Map.of("type", "number", "multipleOf", step));
+            assertThat(grammar.exact()).as("multipleOf %d", step).isTrue();
+            for (int n = -2100; n <= 2100; n += 7) {
+                assertThat(grammar.grammar().accepts(Integer.toString(n))).as("%d multipleOf %d", n, step)
+                        .isEqualTo(n % step == 0);
+            }
+            assertThat(grammar.grammar().accepts(Long.toString(1_000_000_000_000_000L - step))).isTrue();
+        }
+        GbnfGrammar five = grammarOf(Map.of("type", "number", "multipleOf", 5)).grammar();
+        assertThat(five.accepts("0")).isTrue();
+        assertThat(five.accepts("-0")).isFalse();
+        assertThat(five.accepts("7.5")).as("not a multiple").isFalse();
+        assertThat(five.accepts("10.0")).as("a whole step's multiples are written as integers").isFalse();
+    }
+
+    @Test
+    void aWholeMultipleOfOnABoundedRangeListsItsMultiples() {
+        SchemaGrammar grammar = grammarOf(Map.of("type", "integer", "multipleOf", 7, "exclusiveMinimum", -50,
+                "maximum", 100));
+
+        assertThat(grammar.exact()).isTrue();
+        for (int n = -120; n <= 120; n++) {
+            assertThat(grammar.grammar().accepts(Integer.toString(n))).as("%d", n)
+                    .isEqualTo(n % 7 == 0 && n > -50 && n <= 100);
+        }
+    }
+
+    @Test
+    void aFractionalMultipleOfDividingOneLimitsTheFractionDigits() {
+        SchemaGrammar quarter = grammarOf(Map.of("type", "number", "multipleOf", 0.25));
+        SchemaGrammar cent = grammarOf(Map.of("type", "number", "multipleOf", 0.01));
+
+        assertThat(quarter.exact()).isTrue();
+        for (String valid : List.of("0", "2", "-3", "1.25", "3.5", "0.75", "1.50", "12.25")) {
+            assertThat(quarter.grammar().accepts(valid)).as(valid).isTrue();
+        }
+        for (String invalid : List.of("1.3", "1.125", "0.2", "1.2500", "1e2")) {
+            assertThat(quarter.grammar().accepts(invalid)).as(invalid).isFalse();
+        }
+        assertThat(cent.grammar().accepts("19.99")).isTrue();
+        assertThat(cent.grammar().accepts("19.999")).isFalse();
+        assertThat(grammarOf(Map.of("type", "integer", "multipleOf", 0.5)).exact())
+                .as("every integer is a multiple of 0.5").isTrue();
+    }
+
+    @Test
+    void aMultipleOfTheGrammarCannotCarryIsLeftToTheValidator() {
+        assertThat(grammarOf(Map.of("type", "integer", "multipleOf", 3)).validatedAfter())
+                .containsExactly("/multipleOf");
+        assertThat(grammarOf(Map.of("type", "number", "multipleOf", 1.5)).validatedAfter())
+                .containsExactly("/multipleOf");
+        assertThat(grammarOf(Map.of("type", "integer", "multipleOf", 5, "minimum", 0)).validatedAfter())
+                .as("too many multiples to list, and bounds beside the last digits").containsExactly("/multipleOf");
+        assertThat(grammarOf(Map.of("allOf", List.of(Map.of("multipleOf", 4), Map.of("multipleOf", 10))))
+                .grammar().accepts("20")).as("the least common multiple of both steps").isTrue();
+        assertThat(grammarOf(Map.of("allOf", List.of(Map.of("multipleOf", 4), Map.of("multipleOf", 10))))
+                .grammar().accepts("30")).isFalse();
     }
 }
