@@ -217,8 +217,26 @@ final class Generation {
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         int tokens = outputTokens(llama, pieceCount, output.text(), limit);
         FinishReason finish = tokens >= limit ? FinishReason.LENGTH : FinishReason.STOP;
+        if (finish == FinishReason.STOP && endedInsideTheGrammar(grammar, output.text())) {
+            finish = FinishReason.LENGTH;
+            tokens = limit;
+        }
         TokenUsage usage = new TokenUsage(promptTokens, 0, tokens, promptTokens + tokens, contextWindow, took);
         return result(output, finish, usage, grammar, tooling);
+    }
+
+    /**
+     * Whether the output stopped inside its grammar, with more to write. llama.cpp's grammar sampler allows an end of
+     * generation only where the grammar is complete, so without a stop string such an output ran out of tokens: the
+     * count above misses it when the model wrote a text in more tokens than the text re-encodes to (pieces of several
+     * tokens, unmerged tokens).
+     */
+    private boolean endedInsideTheGrammar(GbnfGrammar grammar, String text) {
+        if (grammar == null || text.isEmpty() || !request.settings().stop().isEmpty()) {
+            return false;
+        }
+        GrammarMatch match = grammar.match(text);
+        return !match.accepted() && match.offset() == text.length();
     }
 
     private static void cancel(LlamaIterator pieces) {

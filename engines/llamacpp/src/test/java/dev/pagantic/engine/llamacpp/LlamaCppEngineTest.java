@@ -136,6 +136,29 @@ class LlamaCppEngineTest {
     }
 
     @Test
+    void anAnswerThatRunsOutOfTokensInsideItsSchemaIsCutOffAtEveryBudgetNeverAGrammarFailure() throws Exception {
+        // Pydantic's settings: free-form values, in which the model writes text that re-encodes to fewer tokens than it
+        // generated (before the engine read an unfinished grammar as the end of generation, seed 1 at 288 and 320
+        // tokens failed with CONSTRAINT_GRAMMAR_REJECTED).
+        @SuppressWarnings("unchecked")
+        Schema settings = Schema.fromJsonSchema(JSON.readValue(java.nio.file.Path.of(
+                "../../fixtures/schemas/pydantic/settings/schema.json").toFile(), Map.class));
+        for (int maxTokens = 256; maxTokens <= 320; maxTokens += 32) {
+            for (long seed = 1; seed <= 2; seed++) {
+                Result result = engine.infer(Request.builder().addMessage(Message.user("Fill in the form."))
+                        .seed(seed).schema(settings).maxTokens(maxTokens).build());
+
+                if (result.finishReason() == FinishReason.STOP) {
+                    assertThat(JSON.readTree(result.content()).isObject()).as(result.content()).isTrue();
+                } else {
+                    assertThat(result.finishReason()).isEqualTo(FinishReason.LENGTH);
+                    assertThat(result.usage().outputTokens()).isEqualTo(maxTokens);
+                }
+            }
+        }
+    }
+
+    @Test
     void outputCutByTheTokenLimitUnderAGrammarFinishesWithLengthInsteadOfFailing() {
         Result result = engine.infer(prompt("Count").grammar("root ::= [a-z]{50,60}").maxTokens(3).build());
 
