@@ -107,11 +107,12 @@ final class GbnfWriter {
         primitives.put("boolean", "\"true\" | \"false\"");
         primitives.put("null", "\"null\"");
         // RFC 3339 full-date, full-time and date-time (the formats JSON Schema names date, time and date-time), and
-        // RFC 4122 UUIDs; days per month and leap seconds are checked by the validator.
+        // RFC 4122 UUIDs; days per month and leap seconds are checked by the validator. Fractions of a second have at
+        // most 16 digits, as numbers do: a small model otherwise writes zeros until the token limit.
         primitives.put("date-time", "date [tT] time");
         primitives.put("date", "[0-9]{4} \"-\" (\"0\" [1-9] | \"1\" [0-2]) \"-\" (\"0\" [1-9] | [12] [0-9] | \"3\" [01])");
         primitives.put("time", "([01] [0-9] | \"2\" [0-3]) \":\" [0-5] [0-9] \":\" ([0-5] [0-9] | \"60\")"
-                + " (\".\" [0-9]+)? ([zZ] | [-+] ([01] [0-9] | \"2\" [0-3]) \":\" [0-5] [0-9])");
+                + " (\".\" [0-9]{1,16})? ([zZ] | [-+] ([01] [0-9] | \"2\" [0-3]) \":\" [0-5] [0-9])");
         primitives.put("uuid", "[0-9a-fA-F]{8} \"-\" [0-9a-fA-F]{4} \"-\" [0-9a-fA-F]{4} \"-\" [0-9a-fA-F]{4} \"-\""
                 + " [0-9a-fA-F]{12}");
         // RFC 3339 appendix A durations (JSON Schema's duration): date, then time elements, in order, or weeks alone.

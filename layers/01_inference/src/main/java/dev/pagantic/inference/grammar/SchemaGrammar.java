@@ -21,7 +21,8 @@ import java.util.Set;
  * schema, so the grammar accepts a superset of the schema's instances, never fewer, within these limits: keys are
  * written in declared order with additional ones last, whitespace between tokens is limited, numbers have at most
  * 16 integer and 16 fraction digits (a number with a {@code multipleOf} the grammar carries is written without
- * exponent, and as an integer when the step is whole), and characters are written raw rather than as {@code \}{@code u} escapes.
+ * exponent, and as an integer when the step is whole), a time's fraction of a second has at most 16 digits, and
+ * characters are written raw rather than as {@code \}{@code u} escapes.
  *
  * @param grammar        the grammar, checked and within the cost budget
  * @param validatedAfter the JSON pointers of the keywords the grammar leaves (wholly or partly) to the validator
