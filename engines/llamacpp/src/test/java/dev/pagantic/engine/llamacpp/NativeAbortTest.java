@@ -14,6 +14,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * through the engine's public API in a child JVM ({@link NativeAbortProbe}), which must end normally with the input
  * either refused with an error or made harmless. A regression shows as a failed test here, not as a dead build.
  *
+ * <p>A chat template's {@code raise_exception} aborts the JVM too (llama.cpp b4916 catches no template error): the
+ * {@code native-template} cases show it on the binding itself with a template that raises on the conversation's
+ * shape, and the {@code template} cases that the engine refuses each such conversation before native code
+ * ({@link ChatShape}) and still answers a well-shaped one.
+ *
  * <p>Two abort causes have no input at all in this API: a chat template chosen by name (the engine uses the model's
  * own template) and mean pooling (embeddings always use last-token pooling; the {@code embeddings-on-llama} case
  * proves that path on a llama-architecture model).
@@ -28,8 +33,35 @@ class NativeAbortTest {
             "unknown-schema-type, REFUSED CONFIG_INVALID",
             "n-probs, REFUSED CONFIG_INVALID",
             "nul-in-message, REFUSED CONFIG_INVALID",
-            "embeddings-on-llama, SURVIVED 64"})
+            "embeddings-on-llama, SURVIVED 64",
+            "template:two-user-messages-in-a-row, REFUSED CONFIG_INVALID",
+            "template:a-second-system-message, REFUSED CONFIG_INVALID",
+            "template:an-assistant-message-first, REFUSED CONFIG_INVALID",
+            "template-alternating-chat, SURVIVED"})
     void anInputThatWouldAbortTheJvmIsRefusedOrMadeHarmless(String scenario, String expected) throws Exception {
+        Probe probe = probe(scenario);
+
+        assertThat(probe.exitValue()).as("exit status of the probe (134 is SIGABRT); output:%n%s", probe.output())
+                .isZero();
+        assertThat(probe.output()).contains(expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "two-user-messages-in-a-row, Conversation roles must alternate",
+            "a-second-system-message, System message must be at the beginning",
+            "an-assistant-message-first, Conversation must start with a user message"})
+    void aTemplateErrorInTheBindingItselfAbortsTheJvm(String conversation, String templateError) throws Exception {
+        Probe probe = probe("native-template:" + conversation);
+
+        assertThat(probe.exitValue()).as("exit status of the probe; output:%n%s", probe.output()).isEqualTo(134);
+        assertThat(probe.output()).contains(templateError).doesNotContain("RENDERED");
+    }
+
+    private record Probe(int exitValue, String output) {
+    }
+
+    private static Probe probe(String scenario) throws Exception {
         Path models = TestModels.model(TestModels.STORIES).getParent();
         ProcessBuilder child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), NativeAbortProbe.class.getName(), scenario)
@@ -37,12 +69,8 @@ class NativeAbortTest {
         child.environment().put("PAGANTIC_TEST_MODEL_DIR", models.toString());
         Process process = child.start();
         String output = read(process);
-        boolean ended = process.waitFor(2, TimeUnit.MINUTES);
-
-        assertThat(ended).as("the probe ended").isTrue();
-        assertThat(process.exitValue()).as("exit status of the probe (134 is SIGABRT); output:%n%s", output)
-                .isZero();
-        assertThat(output).contains(expected);
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the probe ended").isTrue();
+        return new Probe(process.exitValue(), output);
     }
 
     private static String read(Process process) throws IOException {
