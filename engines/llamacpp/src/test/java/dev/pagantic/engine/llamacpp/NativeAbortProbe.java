@@ -1,5 +1,7 @@
 package dev.pagantic.engine.llamacpp;
 
+import de.kherud.llama.InferenceParameters;
+import de.kherud.llama.LlamaModel;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
@@ -49,14 +51,8 @@ public final class NativeAbortProbe {
 
     public static void main(String[] args) throws IOException {
         String scenario = args[0];
-        if (scenario.startsWith("native-template:")) {
-            // the binding itself, without the engine's checks: shows what the engine must keep from native code
-            try (de.kherud.llama.LlamaModel raw = new de.kherud.llama.LlamaModel(new ModelSpec(strictModel(), 256, 2,
-                    0, 512, 1, 0, false).toParameters())) {
-                List<Message> messages = MISSHAPEN.get(scenario.substring("native-template:".length()));
-                System.out.println("RENDERED " + raw.applyTemplate(PromptRenderer.input(messages, List.of(), Map.of())
-                        .toString()));
-            }
+        if (scenario.startsWith("native-")) {
+            nativeOnly(scenario);
             System.exit(0);
         }
         try {
@@ -87,7 +83,8 @@ public final class NativeAbortProbe {
             case "embeddings-on-llama" -> String.valueOf(engine(true).embed("hello").length);
             case "template-alternating-chat" -> strictEngine().infer(Request.builder().addMessage(Message.system("Be "
                     + "brief.")).addMessage(Message.user("Hi")).addMessage(Message.assistant("Hello"))
-                    .addMessage(Message.user("Tell a story")).temperature(0).maxTokens(4).build()).finishReason().name();
+                    .addMessage(Message.user("Tell a story")).temperature(0).maxTokens(4).build()).finishReason()
+                    .name();
             default -> {
                 if (scenario.startsWith("template:")) {
                     yield strictEngine().infer(Request.builder().messages(MISSHAPEN.get(scenario.substring(
@@ -96,6 +93,34 @@ public final class NativeAbortProbe {
                 throw new IllegalArgumentException(scenario);
             }
         };
+    }
+
+    /**
+     * Sends a value to the binding itself, without the engine's checks: shows what the engine must keep from native
+     * code. {@code native-template:<conversation>} renders one of {@link #MISSHAPEN} with {@link #STRICT_TEMPLATE};
+     * {@code native-n-probs:<n>} and {@code native-logit-bias:<bias>} generate with that {@code n_probs} or a bias on
+     * token 10.
+     */
+    private static void nativeOnly(String scenario) {
+        String kind = scenario.substring(0, scenario.indexOf(':'));
+        String value = scenario.substring(kind.length() + 1);
+        boolean template = kind.equals("native-template");
+        Path model = template ? strictModel() : TestModels.model(TestModels.STORIES);
+        try (LlamaModel raw = new LlamaModel(new ModelSpec(model, 256, 2, 0, 512, 1, 0, false).toParameters())) {
+            if (template) {
+                List<Message> messages = MISSHAPEN.get(value);
+                System.out.println("RENDERED " + raw.applyTemplate(PromptRenderer.input(messages, List.of(),
+                        Map.of()).toString()));
+                return;
+            }
+            InferenceParameters parameters = new InferenceParameters("Once upon a time").setNPredict(4);
+            if (kind.equals("native-n-probs")) {
+                parameters.setNProbs(Integer.parseInt(value));
+            } else {
+                parameters.setTokenIdBias(Map.of(10, Float.parseFloat(value)));
+            }
+            System.out.println("GENERATED " + raw.complete(parameters));
+        }
     }
 
     /** stories260K under {@link #STRICT_TEMPLATE}, in a temporary folder. */

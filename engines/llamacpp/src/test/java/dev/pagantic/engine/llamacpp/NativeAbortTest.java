@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -18,6 +21,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code native-template} cases show it on the binding itself with a template that raises on the conversation's
  * shape, and the {@code template} cases that the engine refuses each such conversation before native code
  * ({@link ChatShape}) and still answers a well-shaped one.
+ *
+ * <p>The {@code native-n-probs} and {@code native-logit-bias} cases measure the binding on OpenAI's {@code logprobs}
+ * ({@code n_probs} in llama.cpp: any value aborts, so the engine and the server refuse it) and on non-finite
+ * {@code logit_bias} values (refused in Java; finite biases and ids outside the vocabulary are harmless,
+ * {@link LogitBiasTest}).
  *
  * <p>Two abort causes have no input at all in this API: a chat template chosen by name (the engine uses the model's
  * own template) and mean pooling (embeddings always use last-token pooling; the {@code embeddings-on-llama} case
@@ -48,29 +56,40 @@ class NativeAbortTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "two-user-messages-in-a-row, Conversation roles must alternate",
-            "a-second-system-message, System message must be at the beginning",
-            "an-assistant-message-first, Conversation must start with a user message"})
-    void aTemplateErrorInTheBindingItselfAbortsTheJvm(String conversation, String templateError) throws Exception {
-        Probe probe = probe("native-template:" + conversation);
+            "native-template:two-user-messages-in-a-row, Conversation roles must alternate",
+            "native-template:a-second-system-message, System message must be at the beginning",
+            "native-template:an-assistant-message-first, Conversation must start with a user message",
+            "native-n-probs:1, GGML_ASSERT",
+            "native-n-probs:1000000, GGML_ASSERT",
+            "native-logit-bias:NaN, parse error",
+            "native-logit-bias:-Infinity, parse error"})
+    void aValueTheBindingItselfCannotTakeAbortsTheJvm(String scenario, String nativeError) throws Exception {
+        Probe probe = probe(scenario);
 
         assertThat(probe.exitValue()).as("exit status of the probe; output:%n%s", probe.output()).isEqualTo(134);
-        assertThat(probe.output()).contains(templateError).doesNotContain("RENDERED");
+        assertThat(probe.output()).contains(nativeError).doesNotContain("RENDERED").doesNotContain("GENERATED");
     }
 
     private record Probe(int exitValue, String output) {
     }
 
     private static Probe probe(String scenario) throws Exception {
-        Path models = TestModels.model(TestModels.STORIES).getParent();
+        Path models = TestModels.model(TestModels.STORIES).toAbsolutePath().getParent();
+        Path workingDirectory = Files.createTempDirectory("pagantic-abort-probe"); // where a core dump would land
         ProcessBuilder child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), NativeAbortProbe.class.getName(), scenario)
-                .redirectErrorStream(true);
+                .redirectErrorStream(true).directory(workingDirectory.toFile());
         child.environment().put("PAGANTIC_TEST_MODEL_DIR", models.toString());
-        Process process = child.start();
-        String output = read(process);
-        assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the probe ended").isTrue();
-        return new Probe(process.exitValue(), output);
+        try {
+            Process process = child.start();
+            String output = read(process);
+            assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the probe ended").isTrue();
+            return new Probe(process.exitValue(), output);
+        } finally {
+            try (Stream<Path> files = Files.walk(workingDirectory)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
     }
 
     private static String read(Process process) throws IOException {
