@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>The {@code native-n-probs} and {@code native-logit-bias} cases measure the binding on OpenAI's {@code logprobs}
  * ({@code n_probs} in llama.cpp: any value aborts, so the engine and the server refuse it) and on non-finite
  * {@code logit_bias} values (refused in Java; finite biases and ids outside the vocabulary are harmless,
- * {@link LogitBiasTest}).
+ * {@link SeedAndStopTest}).
  *
  * <p>Two abort causes have no input at all in this API: a chat template chosen by name (the engine uses the model's
  * own template) and mean pooling (embeddings always use last-token pooling; the {@code embeddings-on-llama} case
