@@ -53,7 +53,7 @@ import tools.jackson.databind.node.ObjectNode;
  * directly (formats asserted), not by the code under test. Every door is strict: an answer that still breaks a keyword
  * the grammar leaves to the validator ({@code multipleOf}...) after the retries is refused with a constraint error,
  * never reported as a success. Answers cut off at the token limit and refusals are allowed (a model that follows no
- * instructions may write a string that never ends, or a number that is no multiple of 5), but at least a third of the
+ * instructions may write a string that never ends, or an {@code email} that is none), but at least a third of the
  * answers must be complete and valid. On stories260K at 256 tokens 9 of the 21 fixtures are, through each door, and
  * the other 12 are cut off; at 512 tokens the same 9 are, in 1.7 times the time: the strings, arrays and free-form
  * values it never ends stay unended. The counts are printed when the class ends.

@@ -94,7 +94,8 @@ final class Multiples {
         BigInteger digits = step.movePointRight(scale).toBigIntegerExact();
         String fraction;
         if (digits.equals(BigInteger.ONE)) {
-            fraction = "[0-9]{1," + scale + "}";
+            // every number with at most as many fraction digits as the grammar writes is a multiple of 1e-16
+            fraction = "[0-9]{1," + Math.min(scale, IntegerRanges.DIGITS) + "}";
         } else if (scale <= MAX_SUFFIX_DIGITS) {
             List<String> listed = new ArrayList<>();
             for (int length = 1; length <= scale; length++) {

@@ -268,6 +268,8 @@ class SchemaKeywordsGrammarTest {
         for (String invalid : List.of("1.3", "1.125", "0.2", "1.2500", "1e2")) {
             assertThat(quarter.grammar().accepts(invalid)).as(invalid).isFalse();
         }
+        assertThat(grammarOf(Map.of("type", "number", "multipleOf", new java.math.BigDecimal("1e-300"))).grammar()
+                .accepts("0.1234567890123456")).as("a step finer than the digits written").isTrue();
         assertThat(cent.grammar().accepts("19.99")).isTrue();
         assertThat(cent.grammar().accepts("19.999")).isFalse();
         assertThat(grammarOf(Map.of("type", "integer", "multipleOf", 0.5)).exact())
