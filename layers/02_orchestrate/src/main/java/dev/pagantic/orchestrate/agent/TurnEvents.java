@@ -7,7 +7,6 @@ import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolResult;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
-import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.internal.EphemeralContext;
 import dev.pagantic.orchestrate.internal.Timing;
 import java.time.Instant;
