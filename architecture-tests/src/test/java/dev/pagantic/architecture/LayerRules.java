@@ -264,12 +264,14 @@ public final class LayerRules {
 
     public ArchRule adaptersDependOnlyOnTheFacadeCoreAndWiredComponents() {
         return rule(classes().that().resideInAPackage(adapters())
-                .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(adapterAllowed())))
+                .should().onlyDependOnClassesThat(outsideRoot().or(resideInAnyPackage(adapterAllowed()))
+                        .or(areTheAgentEventProtocol()))
                 .because("an adapter turns a command line, a terminal, HTTP or a workflow into SystemRequest and "
                         + "SystemResponse: among pagantic types it uses core, orchestrate's facade (the interception "
                         + "SPI only in the temporal adapter), orchestrate's ports and the loops' shared settings that "
-                        + "the orchestrator's builder inherits, and the engines and band components it wires up, and "
-                        + "nothing of orchestrate's internals"));
+                        + "the orchestrator's builder inherits, the agent events (and their listener) that the "
+                        + "facade streams, and the engines and band components it wires up, and nothing of "
+                        + "orchestrate's internals"));
     }
 
     public ArchRule onlyTheTemporalAndObservabilityAdaptersUseTheInterceptionSpi() {
@@ -531,6 +533,18 @@ public final class LayerRules {
     /** Third-party libraries (and the JDK), which the band, engines and adapters may use freely. */
     private DescribedPredicate<JavaClass> outsideRoot() {
         return resideOutsideOfPackage(everything());
+    }
+
+    /**
+     * Seed 004's agent events and their listener: values the facade hands an adapter while a chat request runs
+     * ({@code Orchestrator.execute(request, stream, events, cancellation)}), so that it can show the turn as it happens.
+     */
+    private DescribedPredicate<JavaClass> areTheAgentEventProtocol() {
+        String agent = root + ".orchestrate.agent.";
+        return describe("are the agent events (" + agent + "AgentEvent and its records, AgentEventListener)",
+                javaClass -> javaClass.getName().equals(agent + "AgentEventListener")
+                        || javaClass.getName().equals(agent + "AgentEvent")
+                        || javaClass.getName().startsWith(agent + "AgentEvent$"));
     }
 
     /** Everything except adapters and examples, which are the only code that owns a console. */

@@ -7,6 +7,7 @@ import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.orchestrate.agent.AgentEventListener;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
 import dev.pagantic.orchestrate.facade.FacadeJson;
 import dev.pagantic.orchestrate.facade.Orchestrator;
@@ -415,7 +416,7 @@ public final class ApiServer implements AutoCloseable {
     /** {@code POST /v1/requests}: a native {@code SystemRequest} in, its {@code SystemResponse} out. */
     private void nativeRequest(Context ctx) {
         guarded(ctx, Dialect.NATIVE, raw -> {
-            parse(raw); // syntax errors reported as for the OpenAI endpoint
+            JsonNode body = parse(raw); // syntax errors reported as for the OpenAI endpoint
             SystemRequest parsed;
             try {
                 parsed = FacadeJson.requestFromJson(raw);
@@ -433,7 +434,14 @@ public final class ApiServer implements AutoCloseable {
                     .build());
             return new Admitted(() -> {
                 ctx.res().setHeader(REQUEST_ID_HEADER, request.requestId());
-                SystemResponse response = execute(request, StreamHandler.NOOP, new Cancellation());
+                Cancellation cancellation = new Cancellation();
+                RequestEventStream events = RequestEventStream.requested(ctx.req(), body)
+                        ? new RequestEventStream(ctx.res(), cancellation) : null;
+                SystemResponse response = execute(request, StreamHandler.NOOP,
+                        events == null ? AgentEventListener.NOOP : events, cancellation);
+                if (events != null && events.end(response)) {
+                    return;
+                }
                 int status = response.error().map(error -> HttpStatuses.of(error.code())).orElse(200);
                 response.error().ifPresent(error -> retryAfter(ctx, error.code()));
                 send(ctx, status, FacadeJson.toJson(response));
@@ -651,9 +659,14 @@ public final class ApiServer implements AutoCloseable {
     }
 
     private SystemResponse execute(SystemRequest request, StreamHandler stream, Cancellation cancellation) {
+        return execute(request, stream, AgentEventListener.NOOP, cancellation);
+    }
+
+    private SystemResponse execute(SystemRequest request, StreamHandler stream, AgentEventListener events,
+                                   Cancellation cancellation) {
         inFlight.add(cancellation);
         try {
-            SystemResponse response = orchestrator.execute(request, stream, cancellation);
+            SystemResponse response = orchestrator.execute(request, stream, events, cancellation);
             response.error().ifPresent(error -> LOG.info("request {} failed: {} {}", response.requestId(),
                     error.code(), error.message()));
             return response;

@@ -126,12 +126,7 @@ final class ChatStream implements StreamHandler {
             return;
         }
         started = true;
-        response.setStatus(200);
-        response.setContentType("text/event-stream");
-        response.setCharacterEncoding("UTF-8");
-        response.setHeader("Cache-Control", "no-cache");
-        // Proxies such as nginx would otherwise buffer the stream and deliver it at the end.
-        response.setHeader("X-Accel-Buffering", "no");
+        EventStreamResponse.open(response);
     }
 
     private void startChoice() {
@@ -162,14 +157,8 @@ final class ChatStream implements StreamHandler {
     }
 
     private void close() {
-        if (gone) {
-            return;
-        }
-        try {
-            // Completes the response now, so that a graceful shutdown waiting for this request never cuts it.
-            response.getOutputStream().close();
-        } catch (IOException | UncheckedIOException | IllegalStateException disconnected) {
-            gone = true;
+        if (!gone) {
+            gone = !EventStreamResponse.complete(response);
         }
     }
 }

@@ -15,7 +15,9 @@
  *       characters): the embedder does not report the tokens it read.</li>
  *   <li>{@code POST /v1/requests}: the native endpoint. The body is a {@code SystemRequest} in
  *       {@code FacadeJson}'s wire form, the answer the {@code SystemResponse} in the same form, for every mode (chat
- *       with sessions, structured, plan, redundant).</li>
+ *       with sessions, structured, plan, redundant). With {@code "stream": true} or {@code Accept: text/event-stream}
+ *       a chat turn's agent events (seed 004) come first as server-sent events, then a {@code response} event
+ *       ({@code RequestEventStream}).</li>
  *   <li>{@code GET /v1/requests/{id}/events}: the request's event timeline from the facade's
  *       {@code RequestTimelines} that the orchestrator writes to (timestamp, {@code offset_ms} since the first event, layer, action, data,
  *       {@code duration_ms}, error, correlation ids): lifecycle transitions, inference, tool, context and vote

@@ -7,6 +7,7 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.facade.FacadeJson;
 import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.facade.Orchestrator;
@@ -206,7 +207,9 @@ public final class ChatLoop {
         long started = System.nanoTime();
         SystemResponse response;
         try {
-            response = orchestrator.execute(request.build(), printer, cancellation);
+            // a chat turn is drawn from its agent events, a structured one (which has none) from its stream
+            response = structured ? orchestrator.execute(request.build(), printer, cancellation)
+                    : orchestrator.execute(request.build(), StreamHandler.NOOP, printer, cancellation);
         } finally {
             running.set(null);
         }

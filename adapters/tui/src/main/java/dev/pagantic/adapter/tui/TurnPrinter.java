@@ -5,6 +5,8 @@ import dev.pagantic.core.FinishReason;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.orchestrate.agent.AgentEvent;
+import dev.pagantic.orchestrate.agent.AgentEventListener;
 import dev.pagantic.orchestrate.facade.SystemError;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.orchestrate.facade.ToolCallRecord;
@@ -12,18 +14,20 @@ import dev.pagantic.orchestrate.facade.ValidationViolation;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * Renders one turn: the model's text as it streams (content as it is, reasoning marked; not in structured mode), a
- * line for each tool call the moment the model makes it, and, when the turn ends, each tool's result, the structured
- * output, the error or cancellation, and the token usage with the generation speed.
+ * Renders one turn. A chat turn is drawn from its agent events (seed 004) as they happen, each kind set apart from the
+ * answer: the model's reasoning as {@code (thinking) ...}, a {@code ⚙ calling} line for each tool call before the tool
+ * runs, its result ({@code ↳}, or {@code ✗} for a failure) as soon as it ran, and the answer's text deltas as they
+ * stream. A structured turn has no agent events and its text is the raw material of the JSON shown at the end: its
+ * tool-call lines come from the stream ({@link StreamHandler#onToolCall}) and its tool results from the response. When
+ * the turn ends: the structured output, the error or cancellation, and the token usage with the generation speed.
  *
- * <p>The tool-call line comes from the stream ({@link StreamHandler#onToolCall}), which carries the arguments and
- * arrives before the tool runs; the results come from the response's {@link SystemResponse#toolCallsMade()}, as the
- * facade hands nothing else back. Callbacks may come from the engine's thread, so writing is synchronized.
+ * <p>Events and stream callbacks may come from the engine's thread, so writing is synchronized.
  */
-final class TurnPrinter implements StreamHandler {
+final class TurnPrinter implements StreamHandler, AgentEventListener {
 
     private final PrintWriter out;
     private final boolean structured;
@@ -34,8 +38,8 @@ final class TurnPrinter implements StreamHandler {
      * A printer for one turn.
      *
      * @param out        where the turn goes
-     * @param structured whether the turn asks for structured output: then the text is not streamed, since it is the
-     *                   raw material of the JSON shown at the end (a structured call with tools streams its tool
+     * @param structured whether the turn asks for structured output: then it is drawn from the stream, not from
+     *                   agent events, and its text is not shown (a structured call with tools streams its tool
      *                   phase's text too, and a retry streams every attempt)
      */
     TurnPrinter(PrintWriter out, boolean structured) {
@@ -44,10 +48,29 @@ final class TurnPrinter implements StreamHandler {
     }
 
     @Override
-    public synchronized void onContent(String delta) {
-        if (structured) {
-            return;
+    public synchronized void onEvent(AgentEvent event) {
+        if (event instanceof AgentEvent.Thinking thinking) {
+            reasoning(thinking.text());
+        } else if (event instanceof AgentEvent.ToolCallEvent call) {
+            toolCall(call.toolName(), call.args());
+        } else if (event instanceof AgentEvent.ToolResultEvent result) {
+            endLine();
+            line(result.error() ? "  ✗ " + result.toolName() + " failed: " + result.result()
+                    : "  ↳ " + result.toolName() + " → " + result.result());
+        } else if (event instanceof AgentEvent.TextDelta delta) {
+            content(delta.text());
         }
+    }
+
+    /** A structured turn's tool call; a chat turn's come from its events. */
+    @Override
+    public synchronized void onToolCall(ToolCall call) {
+        if (structured) {
+            toolCall(call.name(), call.arguments());
+        }
+    }
+
+    private void content(String delta) {
         if (inReasoning) {
             endLine();
             inReasoning = false;
@@ -55,11 +78,7 @@ final class TurnPrinter implements StreamHandler {
         write(delta);
     }
 
-    @Override
-    public synchronized void onReasoning(String delta) {
-        if (structured) {
-            return;
-        }
+    private void reasoning(String delta) {
         if (!inReasoning) {
             endLine();
             write("(thinking) ");
@@ -68,29 +87,27 @@ final class TurnPrinter implements StreamHandler {
         write(delta);
     }
 
-    @Override
-    public synchronized void onToolCall(ToolCall call) {
+    private void toolCall(String name, Map<String, Object> arguments) {
         endLine();
         inReasoning = false;
-        line("⚙ calling " + call.name() + " " + call.arguments());
+        line("⚙ calling " + name + " " + arguments);
     }
 
     /**
-     * Ends the turn: tool results, structured output, the error (a cancellation as {@code ⏹ cancelled}), the
-     * usage.
+     * Ends the turn: a structured turn's tool results and output, the error (a cancellation as
+     * {@code ⏹ cancelled}), the usage.
      *
      * @param response the turn's response
      * @param elapsed  the turn's wall-clock time, for the speed when the engine reports no generation time
      */
     synchronized void finish(SystemResponse response, Duration elapsed) {
         endLine();
-        for (ToolCallRecord call : response.toolCallsMade()) {
-            line(call.isError()
-                    ? "  ✗ " + call.name() + " failed" + call.errorCode().map(code -> " (" + code + ")").orElse("")
-                    + ": " + call.result()
-                    : "  ↳ " + call.name() + " → " + call.result());
-        }
         if (structured) {
+            for (ToolCallRecord call : response.toolCallsMade()) {
+                String code = call.errorCode().map(error -> " (" + error + ")").orElse("");
+                line(call.isError() ? "  ✗ " + call.name() + " failed" + code + ": " + call.result()
+                        : "  ↳ " + call.name() + " → " + call.result());
+            }
             if (response.structuredOutput().isPresent()) {
                 line("structured output:");
                 line(JsonText.pretty(response.structuredOutput().get()));

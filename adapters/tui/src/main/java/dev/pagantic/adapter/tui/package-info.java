@@ -26,13 +26,14 @@
  *
  * <h2>Design decisions</h2>
  * <ul>
- *   <li><b>Tool calls are shown from the stream, results from the response.</b> The model's tool call reaches the
- *       {@code StreamHandler} ({@code onToolCall}, with its arguments) before the tool runs, so
- *       {@code ⚙ calling get_weather {city=Paris}} is printed the moment the model asks; the results come from
- *       {@code SystemResponse.toolCallsMade()} when the turn ends, since the facade hands nothing else back. An
- *       {@code EventLog} that watches the orchestrator's {@code tool_start} and {@code tool} events would not be
- *       allowed here: reading an {@code Event}, or delegating to an {@code InMemoryEventLog}, is a call into a band
- *       component, which the architecture rules forbid adapters (they may only build and close them).</li>
+ *   <li><b>A chat turn is drawn from its agent events.</b> The facade pushes seed 004's events of a chat request
+ *       ({@code Orchestrator.execute(request, stream, events, cancellation)}) as they happen: the model's reasoning is
+ *       shown as {@code (thinking) ...}, each tool call as {@code ⚙ calling get_weather {city=Paris}} before the
+ *       tool runs and its result ({@code ↳ get_weather → ...}, or {@code ✗ ... failed: CODE: ...}) as soon as it ran,
+ *       each on a line of its own, then the answer's text deltas. A structured turn has no agent events: its tool
+ *       calls come from the stream ({@code onToolCall}) and its results from {@code SystemResponse.toolCallsMade()}
+ *       when it ends. An {@code EventLog} watching the orchestrator's {@code tool} events would not be allowed here:
+ *       reading an {@code Event} is a call into a band component, which the architecture rules forbid adapters.</li>
  *   <li><b>Ctrl-C cancels through a {@code Cancellation}.</b> Each turn gets a new one, passed to
  *       {@code Orchestrator.execute(request, stream, cancellation)}; the terminal's INT signal handler cancels the
  *       running one. The turn then ends with {@code CANCELLED_SIGNAL}, shown as {@code ⏹ cancelled}, and the chat

@@ -6,6 +6,7 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.Role;
 import dev.pagantic.core.TokenUsage;
+import dev.pagantic.core.ToolCall;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.orchestrate.facade.FacadeJson;
@@ -55,7 +56,7 @@ class ChatLoopTest {
         }
 
         @Test
-        void aToolCallIsShownWhenTheModelMakesItAndItsResultAfterTheTurn() {
+        void aToolCallAndItsResultAreShownAsTheyHappenBeforeTheAnswer() {
             ChatHarness chat = ChatHarness.typing("what's the weather in Paris?", "/history").run(
                     ScriptedEngine.builder()
                             .replyCallingTool("get_weather", Map.of("city", "Paris"))
@@ -65,25 +66,40 @@ class ChatLoopTest {
             String output = chat.output();
             assertThat(output).containsSubsequence(
                     "⚙ calling get_weather {city=Paris}",
-                    "It is sunny in Paris.",
                     "  ↳ get_weather → Sunny and 21 °C in Paris",
+                    "It is sunny in Paris.",
                     "[");
-            // the call line was on screen before the answer streamed
+            // the call and its result were on screen before the answer streamed
+            assertThat(chat.snapshots()).anyMatch(screen -> screen.contains("calling get_weather")
+                    && !screen.contains("↳ get_weather") && !screen.contains("It is sunny"));
             assertThat(chat.snapshots()).anyMatch(screen ->
-                    screen.contains("calling get_weather") && !screen.contains("It is sunny"));
+                    screen.contains("↳ get_weather") && !screen.contains("It is sunny"));
+            assertThat(output).containsOnlyOnce("↳ get_weather");
             assertThat(output).contains("assistant: calls get_weather {city=Paris}",
                     "tool get_weather: Sunny and 21 °C in Paris", "assistant: It is sunny in Paris.");
         }
 
         @Test
-        void aFailedToolCallIsShownAsAnError() {
-            ChatHarness chat = ChatHarness.typing("hi").run(ScriptedEngine.builder()
-                    .replyCallingTool("no_such_tool", Map.of())
-                    .reply("Sorry.")
+        void thinkingToolCallsAndResultsAreSetApartFromTheAnswerText() {
+            ChatHarness chat = ChatHarness.typing("weather in Paris and Oslo?").run(ScriptedEngine.builder()
+                    .reply(Result.builder().reasoning("I should look both up.").toolCalls(List.of(
+                            ToolCall.of("c1", "get_weather", Map.of("city", "Paris")),
+                            ToolCall.of("c2", "get_weather", Map.of("city", "Oslo")))).build())
+                    .replyWithReasoning("Both are known now.", "Sunny in both cities.")
                     .build());
 
-            assertThat(chat.output())
-                    .contains("⚙ calling no_such_tool {}", "✗ no_such_tool failed (TOOL_NOT_FOUND)");
+            List<String> lines = chat.output().lines().toList();
+            // the answer's line starts after the prompt
+            int thinking = lines.indexOf("you> (thinking) I should look both up.");
+            assertThat(thinking).as("the reasoning is marked as thinking").isNotNegative();
+            assertThat(lines.subList(thinking + 1, thinking + 5)).containsExactly(
+                    "⚙ calling get_weather {city=Paris}",
+                    "  ↳ get_weather → Sunny and 21 °C in Paris",
+                    "⚙ calling get_weather {city=Oslo}",
+                    "  ↳ get_weather → Sunny and 21 °C in Oslo");
+            assertThat(lines.subList(thinking + 5, thinking + 7)).containsExactly(
+                    "(thinking) Both are known now.",
+                    "Sunny in both cities.");
         }
 
         @Test

@@ -69,12 +69,12 @@ class TuiInTmuxTest {
                     s -> s.matches("(?s).*Hello from the scripted model\\s*\\n\\[\\d+ prompt \\+ 5 output.*"));
             assertThat(screen).containsPattern("tokens/s");
 
-            // a tool call: shown when the model makes it, its result after the answer
+            // a tool call: shown when the model makes it, its result as soon as it ran, then the answer
             typeLine("what's the weather in Paris?");
-            screen = awaitScreen("the tool call, the answer and the tool's result",
-                    s -> s.contains("Sunny and 21"));
-            assertThat(screen).containsSubsequence("calling get_weather {city=Paris}", "It is sunny in Paris.",
-                    "get_weather", "Sunny and 21");
+            screen = awaitScreen("the tool call, the tool's result and the answer",
+                    s -> s.contains("It is sunny in Paris."));
+            assertThat(screen).containsSubsequence("calling get_weather {city=Paris}", "↳ get_weather → Sunny and 21",
+                    "It is sunny in Paris.");
 
             // Ctrl-C while a long reply streams: the reply stops, the turn ends with "cancelled"
             typeLine("tell me a long story");

@@ -34,8 +34,8 @@ class TuiMainTest {
                 "--slow-ms", "1", "--system", "Be brief."));
 
         assertThat(chat.status()).isZero();
-        assertThat(chat.output()).containsSubsequence("⚙ calling get_weather {city=Oslo}", "Sunny in Oslo.",
-                "↳ get_weather → Sunny and 21 °C in Oslo", "get_weather(city)", "bye");
+        assertThat(chat.output()).containsSubsequence("⚙ calling get_weather {city=Oslo}",
+                "↳ get_weather → Sunny and 21 °C in Oslo", "Sunny in Oslo.", "get_weather(city)", "bye");
     }
 
     @Test

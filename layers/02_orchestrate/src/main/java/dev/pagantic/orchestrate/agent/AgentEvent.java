@@ -1,5 +1,6 @@
 package dev.pagantic.orchestrate.agent;
 
+import dev.pagantic.core.Correlation;
 import dev.pagantic.core.Message;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +19,13 @@ import java.util.Objects;
  * </pre>
  *
  * See {@link AgentLoop}'s class comment for the exact rules. {@link #eventType()} is the protocol's wire name of the
- * event.
+ * event; {@link #correlation()} the correlation ids of the turn's call context (request, session, trace), so that an
+ * adapter serving several requests at once can tell whose event it is.
  */
 public sealed interface AgentEvent {
+
+    /** The correlation ids of the call the event belongs to. */
+    Correlation correlation();
 
     /** The protocol's name of the event: {@code turn_start}, {@code steering_mode}, {@code thinking} and so on. */
     String eventType();
@@ -49,10 +54,12 @@ public sealed interface AgentEvent {
     /**
      * The start of a turn, and again of each follow-up iteration.
      *
+     * @param correlation the turn's correlation ids
      * @param timestamp when it started, on the call context's clock
      */
-    record TurnStart(Instant timestamp) implements AgentEvent {
+    record TurnStart(Correlation correlation, Instant timestamp) implements AgentEvent {
         public TurnStart {
+            Objects.requireNonNull(correlation, "correlation");
             Objects.requireNonNull(timestamp, "timestamp");
         }
 
@@ -66,8 +73,9 @@ public sealed interface AgentEvent {
      * A decision: respond (queueSize 0), steer (queueSize tool calls queued) or interrupt (queueSize steering messages
      * injected).
      */
-    record SteeringMode(Mode mode, int queueSize) implements AgentEvent {
+    record SteeringMode(Correlation correlation, Mode mode, int queueSize) implements AgentEvent {
         public SteeringMode {
+            Objects.requireNonNull(correlation, "correlation");
             Objects.requireNonNull(mode, "mode");
         }
 
@@ -78,8 +86,9 @@ public sealed interface AgentEvent {
     }
 
     /** The model's reasoning ("thinking") text of the inference that just decided. */
-    record Thinking(String text) implements AgentEvent {
+    record Thinking(Correlation correlation, String text) implements AgentEvent {
         public Thinking {
+            Objects.requireNonNull(correlation, "correlation");
             Objects.requireNonNull(text, "text");
         }
 
@@ -90,8 +99,10 @@ public sealed interface AgentEvent {
     }
 
     /** A tool call about to run. */
-    record ToolCallEvent(String toolCallId, String toolName, Map<String, Object> args) implements AgentEvent {
+    record ToolCallEvent(Correlation correlation, String toolCallId, String toolName, Map<String, Object> args)
+            implements AgentEvent {
         public ToolCallEvent {
+            Objects.requireNonNull(correlation, "correlation");
             Objects.requireNonNull(toolCallId, "toolCallId");
             Objects.requireNonNull(toolName, "toolName");
             args = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(args));
@@ -106,11 +117,14 @@ public sealed interface AgentEvent {
     /**
      * A tool call's result.
      *
+     * @param correlation the turn's correlation ids
      * @param result the tool's output, or for a failed call the error text the model sees
      * @param error  whether the call failed
      */
-    record ToolResultEvent(String toolCallId, String toolName, String result, boolean error) implements AgentEvent {
+    record ToolResultEvent(Correlation correlation, String toolCallId, String toolName, String result, boolean error)
+            implements AgentEvent {
         public ToolResultEvent {
+            Objects.requireNonNull(correlation, "correlation");
             Objects.requireNonNull(toolCallId, "toolCallId");
             Objects.requireNonNull(toolName, "toolName");
             Objects.requireNonNull(result, "result");
@@ -125,10 +139,12 @@ public sealed interface AgentEvent {
     /**
      * A piece of the assistant's answer, as the engine streamed it.
      *
+     * @param correlation the turn's correlation ids
      * @param index the delta's position among the deltas of this answer, from 0
      */
-    record TextDelta(String text, int index) implements AgentEvent {
+    record TextDelta(Correlation correlation, String text, int index) implements AgentEvent {
         public TextDelta {
+            Objects.requireNonNull(correlation, "correlation");
             Objects.requireNonNull(text, "text");
         }
 
@@ -141,11 +157,13 @@ public sealed interface AgentEvent {
     /**
      * The end of a turn (or of a follow-up iteration) with its assistant message.
      *
+     * @param correlation the turn's correlation ids
      * @param message  the final assistant message (the tool-call message when caller tools were handed back)
      * @param duration the time since the matching turn_start
      */
-    record TurnEnd(Message message, Duration duration) implements AgentEvent {
+    record TurnEnd(Correlation correlation, Message message, Duration duration) implements AgentEvent {
         public TurnEnd {
+            Objects.requireNonNull(correlation, "correlation");
             Objects.requireNonNull(message, "message");
             Objects.requireNonNull(duration, "duration");
         }

@@ -8,6 +8,10 @@ package dev.pagantic.orchestrate.agent;
 @FunctionalInterface
 public interface AgentEventListener {
 
+    /** A listener that ignores every event: a turn given it emits none. */
+    AgentEventListener NOOP = event -> {
+    };
+
     /** One event of the turn. */
     void onEvent(AgentEvent event);
 }

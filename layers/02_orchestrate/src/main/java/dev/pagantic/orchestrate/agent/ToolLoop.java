@@ -59,7 +59,7 @@ final class ToolLoop {
         this.context = context;
         this.maxToolIterations = maxToolIterations;
         this.stream = options.stream().orElse(stream);
-        this.events = TurnEvents.of(options);
+        this.events = TurnEvents.of(options, ctx);
     }
 
     AgentTurn run(Phases phases) {

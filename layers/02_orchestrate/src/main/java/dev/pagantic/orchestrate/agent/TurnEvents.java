@@ -1,12 +1,12 @@
 package dev.pagantic.orchestrate.agent;
 
 import dev.pagantic.core.CallContext;
+import dev.pagantic.core.Correlation;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolResult;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
-import dev.pagantic.orchestrate.facade.Mode;
 import dev.pagantic.orchestrate.internal.EphemeralContext;
 import dev.pagantic.orchestrate.internal.Timing;
 import java.time.Instant;
@@ -17,17 +17,20 @@ import java.time.Instant;
  */
 final class TurnEvents {
 
+    private static final TurnEvents NONE = new TurnEvents(null, null);
+
     private final AgentEventListener listener; // null for NONE
+    private final Correlation correlation; // null for NONE
     private Instant turnStarted;
 
-    private TurnEvents(AgentEventListener listener) {
+    private TurnEvents(AgentEventListener listener, Correlation correlation) {
         this.listener = listener;
+        this.correlation = correlation;
     }
 
-    private static final TurnEvents NONE = new TurnEvents(null);
-
-    static TurnEvents of(TurnOptions options) {
-        return options.eventListener().map(TurnEvents::new).orElse(NONE);
+    /** The events of a turn on the call context, with its correlation ids. */
+    static TurnEvents of(TurnOptions options, CallContext ctx) {
+        return options.eventListener().map(listener -> new TurnEvents(listener, ctx.correlation())).orElse(NONE);
     }
 
     boolean active() {
@@ -37,32 +40,32 @@ final class TurnEvents {
     void turnStart(CallContext ctx) {
         if (listener != null) {
             turnStarted = ctx.now();
-            listener.onEvent(new AgentEvent.TurnStart(turnStarted));
+            listener.onEvent(new AgentEvent.TurnStart(correlation, turnStarted));
         }
     }
 
     void turnEnd(CallContext ctx, Message message) {
         if (listener != null) {
-            listener.onEvent(new AgentEvent.TurnEnd(message, Timing.elapsed(ctx, turnStarted)));
+            listener.onEvent(new AgentEvent.TurnEnd(correlation, message, Timing.elapsed(ctx, turnStarted)));
         }
     }
 
     void toolCall(ToolCall call) {
         if (listener != null) {
-            listener.onEvent(new AgentEvent.ToolCallEvent(call.id(), call.name(), call.arguments()));
+            listener.onEvent(new AgentEvent.ToolCallEvent(correlation, call.id(), call.name(), call.arguments()));
         }
     }
 
     void toolResult(ToolResult result) {
         if (listener != null) {
-            listener.onEvent(new AgentEvent.ToolResultEvent(result.callId(), result.name(), result.content(),
+            listener.onEvent(new AgentEvent.ToolResultEvent(correlation, result.callId(), result.name(), result.content(),
                     result.isError()));
         }
     }
 
     void interrupted(int injected) {
         if (listener != null) {
-            listener.onEvent(new AgentEvent.SteeringMode(AgentEvent.Mode.INTERRUPT, injected));
+            listener.onEvent(new AgentEvent.SteeringMode(correlation, AgentEvent.Mode.INTERRUPT, injected));
         }
     }
 
@@ -98,14 +101,14 @@ final class TurnEvents {
             if (!responded) {
                 respond();
             }
-            listener.onEvent(new AgentEvent.TextDelta(delta, deltas++));
+            listener.onEvent(new AgentEvent.TextDelta(correlation, delta, deltas++));
         }
 
         @Override
         public void onReasoning(String delta) {
             caller.onReasoning(delta);
             if (responded) {
-                listener.onEvent(new AgentEvent.Thinking(delta));
+                listener.onEvent(new AgentEvent.Thinking(correlation, delta));
             } else {
                 reasoning().append(delta);
             }
@@ -133,13 +136,13 @@ final class TurnEvents {
 
         private void respond() {
             responded = true;
-            listener.onEvent(new AgentEvent.SteeringMode(AgentEvent.Mode.RESPOND, 0));
+            listener.onEvent(new AgentEvent.SteeringMode(correlation, AgentEvent.Mode.RESPOND, 0));
             flushReasoning();
         }
 
         private void flushReasoning() {
             if (reasoning != null && !reasoning.isEmpty()) {
-                listener.onEvent(new AgentEvent.Thinking(reasoning.toString()));
+                listener.onEvent(new AgentEvent.Thinking(correlation, reasoning.toString()));
                 reasoning.setLength(0);
             }
         }
@@ -150,7 +153,8 @@ final class TurnEvents {
                 return;
             }
             if (result.hasToolCalls()) {
-                listener.onEvent(new AgentEvent.SteeringMode(AgentEvent.Mode.STEER, result.toolCalls().size()));
+                listener.onEvent(new AgentEvent.SteeringMode(correlation, AgentEvent.Mode.STEER,
+                        result.toolCalls().size()));
                 if (!responded) {
                     keepReasoning(result);
                 }
@@ -159,7 +163,7 @@ final class TurnEvents {
                 keepReasoning(result);
                 respond();
                 if (!result.content().isEmpty()) {
-                    listener.onEvent(new AgentEvent.TextDelta(result.content(), deltas++));
+                    listener.onEvent(new AgentEvent.TextDelta(correlation, result.content(), deltas++));
                 }
             }
         }

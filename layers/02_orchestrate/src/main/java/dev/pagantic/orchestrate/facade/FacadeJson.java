@@ -3,6 +3,7 @@ package dev.pagantic.orchestrate.facade;
 import static dev.pagantic.core.Preconditions.require;
 import static dev.pagantic.core.Preconditions.requireNonNull;
 
+import dev.pagantic.core.Correlation;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
@@ -13,6 +14,7 @@ import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.InferenceSettings;
+import dev.pagantic.orchestrate.agent.AgentEvent;
 import dev.pagantic.orchestrate.multimodel.Directive;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +48,8 @@ import tools.jackson.databind.node.ObjectNode;
  * "arguments"}], "tool_call_id", "name"}}. A response has {@code request_id}, {@code session_id}, {@code content},
  * {@code structured_output}, {@code tool_calls_made}, {@code tool_calls_requested}, {@code confidence},
  * {@code confidence_source}, {@code validation_result}, {@code token_usage}, {@code error} and {@code finish_reason}.
- * A grammar file cannot be named on the wire: a remote caller must not make the server read its files.
+ * A grammar file cannot be named on the wire: a remote caller must not make the server read its files. An
+ * {@linkplain #toJson(AgentEvent) agent event} is a flat object named by its {@code type}.
  */
 public final class FacadeJson {
 
@@ -128,6 +131,49 @@ public final class FacadeJson {
     /** The JSON form of a response, as a map of JSON values (for adapters that embed it in a larger document). */
     public static Map<String, Object> toMap(SystemResponse response) {
         return JSON.convertValue(responseNode(response), OBJECT);
+    }
+
+    /**
+     * The JSON form of an agent event (seed 004): its {@code type} ({@link AgentEvent#eventType()}), the request's
+     * {@code request_id}, {@code session_id} and {@code trace_id}, and the event's payload:
+     * <ul>
+     *   <li>{@code turn_start}: {@code timestamp} (ISO-8601);</li>
+     *   <li>{@code steering_mode}: {@code mode} ({@code respond}, {@code steer}, {@code interrupt}) and
+     *       {@code queue_size};</li>
+     *   <li>{@code thinking}: {@code text};</li>
+     *   <li>{@code tool_call}: {@code tool_call_id}, {@code tool_name} and {@code args} (an object);</li>
+     *   <li>{@code tool_result}: {@code tool_call_id}, {@code tool_name}, {@code result} and {@code error}
+     *       (a boolean; {@code result} is then the error text the model sees);</li>
+     *   <li>{@code text_delta}: {@code text} and {@code index};</li>
+     *   <li>{@code turn_end}: {@code message} (a message, as in a request) and {@code duration_ms}.</li>
+     * </ul>
+     */
+    public static String toJson(AgentEvent event) {
+        requireNonNull(event, "event");
+        Correlation correlation = event.correlation();
+        ObjectNode node = JSON.createObjectNode().put("type", event.eventType())
+                .put("request_id", correlation.requestId())
+                .put("session_id", correlation.sessionId())
+                .put("trace_id", correlation.traceId());
+        if (event instanceof AgentEvent.TurnStart start) {
+            node.put("timestamp", start.timestamp().toString());
+        } else if (event instanceof AgentEvent.SteeringMode steering) {
+            node.put("mode", steering.mode().wireName()).put("queue_size", steering.queueSize());
+        } else if (event instanceof AgentEvent.Thinking thinking) {
+            node.put("text", thinking.text());
+        } else if (event instanceof AgentEvent.ToolCallEvent call) {
+            node.put("tool_call_id", call.toolCallId()).put("tool_name", call.toolName())
+                    .set("args", JSON.valueToTree(call.args()));
+        } else if (event instanceof AgentEvent.ToolResultEvent result) {
+            node.put("tool_call_id", result.toolCallId()).put("tool_name", result.toolName())
+                    .put("result", result.result()).put("error", result.error());
+        } else if (event instanceof AgentEvent.TextDelta delta) {
+            node.put("text", delta.text()).put("index", delta.index());
+        } else if (event instanceof AgentEvent.TurnEnd end) {
+            node.set("message", messagesNode(List.of(end.message())).get(0));
+            node.put("duration_ms", end.duration().toMillis());
+        }
+        return JSON.writeValueAsString(node);
     }
 
     /** The JSON form of messages (for saved conversations). */

@@ -18,6 +18,8 @@ import dev.pagantic.memory.InMemoryConversationStore;
 import dev.pagantic.observe.EventContext;
 import dev.pagantic.observe.EventLog;
 import dev.pagantic.observe.LifecycleTransitionEvent;
+import dev.pagantic.orchestrate.agent.AgentEvent;
+import dev.pagantic.orchestrate.agent.AgentEventListener;
 import dev.pagantic.orchestrate.agent.AgentLoop;
 import dev.pagantic.orchestrate.agent.TurnOptions;
 import dev.pagantic.orchestrate.lifecycle.ExecutionLifecycle;
@@ -178,20 +180,44 @@ public final class Orchestrator implements AutoCloseable {
      * @return the response; its error is set when the request failed
      */
     public SystemResponse execute(SystemRequest request, StreamHandler stream, @Nullable Cancellation cancellation) {
+        return execute(request, stream, AgentEventListener.NOOP, cancellation);
+    }
+
+    /**
+     * Executes the request, pushing its agent events (seed 004) to a listener as they happen.
+     *
+     * <p>A {@link Mode#CHAT} request's turn emits {@code turn_start}, {@code steering_mode}, {@code thinking},
+     * {@code tool_call}, {@code tool_result}, {@code text_delta} and {@code turn_end} in the order {@link AgentLoop}
+     * documents, each with the request's {@linkplain AgentEvent#correlation() correlation ids} (the generated ones when
+     * the request had none); the other modes emit none (their replicas, steps and phases are not one turn). The listener is called on the request's thread (text deltas
+     * on the engine's generating thread), before this method returns the response; an exception it throws fails the
+     * request. With a listener, the tool calls of a round run one at a time, so that each {@code tool_call} is
+     * followed by its {@code tool_result}.
+     *
+     * @param request      the request
+     * @param stream       receives the model's output as it is generated; {@link StreamHandler#NOOP} for none
+     * @param events       receives the request's agent events; {@link AgentEventListener#NOOP} for none
+     * @param cancellation cancels the request from outside (a disconnected client); null for none. A cancelled
+     *                     request ends with {@code CANCELLED_SIGNAL}
+     * @return the response; its error is set when the request failed
+     */
+    public SystemResponse execute(SystemRequest request, StreamHandler stream, AgentEventListener events,
+                                  @Nullable Cancellation cancellation) {
         requireNonNull(request, "request");
         requireNonNull(stream, "stream");
+        requireNonNull(events, "events");
         SystemRequest req = request.withMissingIds(ids);
         CallContext ctx = callContext(req, cancellation);
         Observer observer = settings.observer();
         if (observer == Observer.NONE) {
-            return run(req, ctx, stream);
+            return run(req, ctx, stream, events);
         }
         return observer.intercept(Invocation.of(InvocationKind.REQUEST, req.mode().wireName(), ctx, req,
-                () -> run(req, ctx, stream)));
+                () -> run(req, ctx, stream, events)));
     }
 
     /** INIT to the end of the request's lifecycle; never throws for a failed request. */
-    private SystemResponse run(SystemRequest req, CallContext ctx, StreamHandler stream) {
+    private SystemResponse run(SystemRequest req, CallContext ctx, StreamHandler stream, AgentEventListener events) {
         EventLog eventLog = settings.eventLog();
         ExecutionLifecycle lifecycle = ExecutionLifecycle.start(ctx, pathOf(req.mode()),
                 eventLog.isEnabled() ? this::recordTransition : TransitionListener.NOOP);
@@ -201,7 +227,7 @@ public final class Orchestrator implements AutoCloseable {
         try {
             req.validate();
             Optional<GbnfGrammar> grammar = req.output().grammar().map(source -> GbnfGrammar.parse(source.load()));
-            call = new RequestCall(req, ctx, lifecycle, execution, prepare(req, stream, lifecycle, execution),
+            call = new RequestCall(req, ctx, lifecycle, execution, prepare(req, stream, events, lifecycle, execution),
                     grammar);
             response = modes.get(req.mode()).run(call);
         } catch (PaganticException failure) {
@@ -257,11 +283,13 @@ public final class Orchestrator implements AutoCloseable {
     }
 
     /** PREPARE's tool selection, as the per-call hooks of the pattern. */
-    private TurnOptions prepare(SystemRequest req, StreamHandler stream, ExecutionLifecycle lifecycle,
-                                ExecutionContext execution) {
+    private TurnOptions prepare(SystemRequest req, StreamHandler stream, AgentEventListener events,
+                                ExecutionLifecycle lifecycle, ExecutionContext execution) {
         checkWhitelist(req);
         TurnOptions.Builder options = TurnOptions.builder().lifecycle(lifecycle)
-                .stream(stream == StreamHandler.NOOP ? null : stream);
+                .stream(stream == StreamHandler.NOOP ? null : stream)
+                // only a chat turn is one agent turn: replicas, plan steps and tool phases would interleave theirs
+                .eventListener(req.mode() == Mode.CHAT && events != AgentEventListener.NOOP ? events : null);
         List<String> selected = new ArrayList<>();
         ToolRegistry tools = settings.tools().orElse(null);
         if (tools != null) {

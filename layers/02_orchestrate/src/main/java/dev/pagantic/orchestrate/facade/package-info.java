@@ -35,6 +35,15 @@
  * listener when the request ends; {@link dev.pagantic.orchestrate.facade.RequestTimelines} keeps the events of recent
  * requests, in time order, for adapters that show them.
  *
+ * <h2>Agent events</h2>
+ * A chat request's turn can be watched as it happens: {@code Orchestrator.execute(request, stream, events,
+ * cancellation)} pushes seed 004's {@link dev.pagantic.orchestrate.agent.AgentEvent}s (with the request's correlation
+ * ids) to an {@link dev.pagantic.orchestrate.agent.AgentEventListener}, and
+ * {@link dev.pagantic.orchestrate.facade.FacadeJson#toJson(dev.pagantic.orchestrate.agent.AgentEvent)} is their wire
+ * form. The listener is a parameter of the call, not a field of the request, so that the request stays a value that
+ * compares, serialises and replays. Those two agent types are the only ones outside this package and core that
+ * adapters use.
+ *
  * <h2>Design decisions</h2>
  * <ul>
  *   <li>Values are records with immutable collections; no accessor returns null. Go's zero values become explicit
