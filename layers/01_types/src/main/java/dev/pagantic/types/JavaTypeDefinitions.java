@@ -29,6 +29,11 @@ import tools.jackson.databind.node.ObjectNode;
  *       alone keeps the schema within what every schema reader of pagantic accepts); a {@code byte[]} is a base64
  *       string;</li>
  *   <li>{@code OptionalInt}, {@code OptionalLong} and {@code OptionalDouble} are their number;</li>
+ *   <li>an {@code int}, {@code short} or {@code byte} (boxed or not, and {@code OptionalInt}) is an integer within its
+ *       range, so that a constrained decoder cannot write a number the type cannot hold (the grammar enforces integer
+ *       bounds; without them such an answer would only fail at conversion, after validation passed it). A
+ *       {@code long}'s range is left out: a model does not write 20-digit numbers by accident, and bounds beyond
+ *       2<sup>53</sup> lose precision in JavaScript readers of the schema;</li>
  *   <li>a {@code Map} of {@code Object} values is an object with {@code additionalProperties: true}, said
  *       explicitly rather than left to the default, so that no reader mistakes it for a closed object.</li>
  * </ul>
@@ -47,6 +52,15 @@ final class JavaTypeDefinitions implements CustomDefinitionProviderV2 {
             LocalDateTime.class, "^" + LOCAL_DATE + "T" + LOCAL_TIME + "$",
             byte[].class, BASE64);
 
+    private static final Map<Class<?>, int[]> INTEGER_RANGES = Map.of(
+            int.class, new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE},
+            Integer.class, new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE},
+            OptionalInt.class, new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE},
+            short.class, new int[] {Short.MIN_VALUE, Short.MAX_VALUE},
+            Short.class, new int[] {Short.MIN_VALUE, Short.MAX_VALUE},
+            byte.class, new int[] {Byte.MIN_VALUE, Byte.MAX_VALUE},
+            Byte.class, new int[] {Byte.MIN_VALUE, Byte.MAX_VALUE});
+
     private final JsonMapper mapper;
 
     JavaTypeDefinitions(JsonMapper mapper) {
@@ -64,7 +78,10 @@ final class JavaTypeDefinitions implements CustomDefinitionProviderV2 {
             schema.put("type", "string").put("pattern", PATTERNS.get(type));
         } else if (type == char.class || type == Character.class) {
             schema.put("type", "string").put("maxLength", 1);
-        } else if (type == OptionalInt.class || type == OptionalLong.class) {
+        } else if (INTEGER_RANGES.containsKey(type)) {
+            int[] range = INTEGER_RANGES.get(type);
+            schema.put("type", "integer").put("minimum", range[0]).put("maximum", range[1]);
+        } else if (type == OptionalLong.class) {
             schema.put("type", "integer");
         } else if (type == OptionalDouble.class) {
             schema.put("type", "number");

@@ -70,7 +70,7 @@ class TypeSchemaGeneratorTest {
                  "type": "object",
                  "properties": {
                    "product": {"type": "string", "description": "What was bought"},
-                   "quantity": {"type": "integer"},
+                   "quantity": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647},
                    "price": {"type": "number"}},
                  "required": ["product", "quantity", "price"],
                  "additionalProperties": false}"""));
@@ -87,10 +87,10 @@ class TypeSchemaGeneratorTest {
         assertThat(property(schema, "items")).isEqualTo(json("""
                 {"type": "array", "items": {"type": "object",
                   "properties": {"product": {"type": "string", "description": "What was bought"},
-                                 "quantity": {"type": "integer"}, "price": {"type": "number"}},
+                                 "quantity": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}, "price": {"type": "number"}},
                   "required": ["product", "quantity", "price"], "additionalProperties": false}}"""));
         assertThat(property(schema, "counts")).isEqualTo(json("""
-                {"type": "object", "additionalProperties": {"type": "integer"}}"""));
+                {"type": "object", "additionalProperties": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}}"""));
         assertThat(property(schema, "id")).isEqualTo(json("""
                 {"type": "string", "format": "uuid"}"""));
         assertThat(property(schema, "tags")).isEqualTo(json("""
@@ -116,7 +116,7 @@ class TypeSchemaGeneratorTest {
         assertThat(property(schema, "email")).isEqualTo(json("""
                 {"type": ["string", "null"]}"""));
         assertThat(property(schema, "age")).isEqualTo(json("""
-                {"type": ["integer", "null"]}"""));
+                {"type": ["integer", "null"], "minimum": -2147483648, "maximum": 2147483647}"""));
         assertThat(schema.get("required")).isEqualTo(List.of("name", "email", "age"));
     }
 
@@ -129,7 +129,7 @@ class TypeSchemaGeneratorTest {
         assertThat(property(schema, "email")).isEqualTo(json("""
                 {"type": "string"}"""));
         assertThat(property(schema, "age")).isEqualTo(json("""
-                {"type": "integer"}"""));
+                {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}"""));
         assertThat(schema.get("required")).isEqualTo(List.of("name"));
     }
 
@@ -290,7 +290,7 @@ class TypeSchemaGeneratorTest {
                  "properties": {
                    "from": {"$ref": "#/$defs/LineItem", "description": "Where it starts"},
                    "to": {"$ref": "#/$defs/LineItem"},
-                   "limit": {"type": "integer"}},
+                   "limit": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}},
                  "required": ["from", "to"],
                  "additionalProperties": false}""".formatted(
                 JSON.writeValueAsString(generatorWithoutDialect(LineItem.class)))));
@@ -316,12 +316,28 @@ class TypeSchemaGeneratorTest {
     }
 
     @Test
+    void intsShortsAndBytesCarryTheirRangeSoThatNoAnswerOverflowsThemAndLongsDoNot() {
+        record Sized(int i, Short s, byte b, long l) {
+        }
+        Map<String, Object> schema = generator.jsonSchema(Sized.class);
+
+        assertThat(property(schema, "i")).isEqualTo(json("""
+                {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}"""));
+        assertThat(property(schema, "s")).isEqualTo(json("""
+                {"type": "integer", "minimum": -32768, "maximum": 32767}"""));
+        assertThat(property(schema, "b")).isEqualTo(json("""
+                {"type": "integer", "minimum": -128, "maximum": 127}"""));
+        assertThat(property(schema, "l")).isEqualTo(json("""
+                {"type": "integer"}"""));
+    }
+
+    @Test
     void optionalPrimitivesAreTheirNumbers() {
         record Counted(OptionalInt count) {
         }
 
         assertThat(property(generator.jsonSchema(Counted.class), "count")).isEqualTo(json("""
-                {"type": ["integer", "null"]}"""));
+                {"type": ["integer", "null"], "minimum": -2147483648, "maximum": 2147483647}"""));
     }
 
     @Test

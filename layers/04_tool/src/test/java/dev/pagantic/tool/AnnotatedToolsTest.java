@@ -121,11 +121,15 @@ class AnnotatedToolsTest {
         assertThat(tool(WEATHER_SHAPE, "weather").definition().parameters()).isEqualTo(expected);
     }
 
+    /** An {@code int}: an integer within its range, so that a constrained answer fits it. */
+    private static final Schema JAVA_INT = Schema.fromJsonSchema(
+            Map.of("type", "integer", "minimum", Integer.MIN_VALUE, "maximum", Integer.MAX_VALUE));
+
     @Test
     void listsArraysAndOptionalsBecomeArraysAndOptionalProperties() {
         Schema expected = Schema.object()
-                .required("values", Schema.arrayOf(Schema.integer()))
-                .required("more", Schema.arrayOf(Schema.integer()))
+                .required("values", Schema.arrayOf(JAVA_INT))
+                .required("more", Schema.arrayOf(JAVA_INT))
                 .optional("offset", Schema.integer())
                 .build();
 
