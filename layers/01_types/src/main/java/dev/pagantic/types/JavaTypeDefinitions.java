@@ -55,7 +55,8 @@ final class JavaTypeDefinitions implements CustomDefinitionProviderV2 {
     }
 
     @Override
-    public @Nullable CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType, SchemaGenerationContext context) {
+    public @Nullable CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType,
+                                                             SchemaGenerationContext context) {
         Class<?> type = javaType.getErasedType();
         ObjectNode schema = context.getGeneratorConfig().createObjectNode();
         if (type.isEnum()) {
