@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -68,7 +69,8 @@ final class JavaTypeDefinitions implements CustomDefinitionProviderV2 {
     }
 
     @Override
-    public CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType, SchemaGenerationContext context) {
+    public @Nullable CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType,
+                                                             SchemaGenerationContext context) {
         Class<?> type = javaType.getErasedType();
         ObjectNode schema = context.getGeneratorConfig().createObjectNode();
         if (type.isEnum()) {
@@ -116,7 +118,7 @@ final class JavaTypeDefinitions implements CustomDefinitionProviderV2 {
         return mapParameters.size() == 2 && mapParameters.get(1).getErasedType() == Object.class;
     }
 
-    private static String jsonType(Object value) {
+    private static String jsonType(@Nullable Object value) {
         if (value == null) {
             return "null";
         }

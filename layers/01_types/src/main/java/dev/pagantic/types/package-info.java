@@ -66,4 +66,7 @@
  * {@code format: time}, enums by name whatever the mapper does, alphabetical order) the generator's configuration
  * corrects them, and the tests check the result against what Jackson writes with the networknt validator.
  */
+@NullMarked
 package dev.pagantic.types;
+
+import org.jspecify.annotations.NullMarked;

@@ -7,6 +7,7 @@ import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Retrieves the chunks relevant to a query and renders them as one system message, the context that orchestrate's
@@ -99,7 +100,7 @@ public final class ContextBuilder {
 
     /** Builds a {@link ContextBuilder}; a retriever is required ({@code CONFIG_INVALID} at {@link #build()}). */
     public static final class Builder {
-        private Retriever retriever;
+        private @Nullable Retriever retriever;
         private int maxChunks = DEFAULT_MAX_CHUNKS;
 
         private Builder() {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Cuts a long text into chunks small enough to retrieve and to fit a prompt, breaking at paragraph or sentence
@@ -81,7 +82,7 @@ public final class DocumentSplitter {
     private final Boundary boundary;
     private final int maxSize;
     private final int overlap;
-    private final TokenCounter counter; // null: characters
+    private final @Nullable TokenCounter counter; // null: characters
 
     private DocumentSplitter(Builder builder) {
         this.boundary = builder.boundary;
@@ -290,7 +291,7 @@ public final class DocumentSplitter {
         private Boundary boundary = Boundary.PARAGRAPH;
         private int maxSize = DEFAULT_MAX_SIZE;
         private int overlap;
-        private TokenCounter counter;
+        private @Nullable TokenCounter counter;
 
         private Builder() {
         }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A vector retriever: embeds the query and returns the chunks whose embeddings are closest to it by cosine
@@ -150,7 +151,7 @@ public final class EmbeddingRetriever implements Retriever {
     public static final class Builder {
         private final Embedder embedder;
         private final List<Candidate> chunks = new ArrayList<>();
-        private final List<float[]> given = new ArrayList<>(); // null where the chunk is to be embedded
+        private final List<float @Nullable []> given = new ArrayList<>(); // null where the chunk is to be embedded
         private double minSimilarity = -1.0;
 
         private Builder(Embedder embedder) {

@@ -48,4 +48,7 @@
  * are. Retrieval honours the {@link dev.pagantic.core.CallContext}'s cancellation and deadline
  * ({@code CANCELLED_SIGNAL}, {@code CANCELLED_TIMEOUT}) before and during the work.
  */
+@NullMarked
 package dev.pagantic.context;
+
+import org.jspecify.annotations.NullMarked;

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -39,7 +40,7 @@ final class ArgumentValidator {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Map<String, Object> document;
-    private final com.networknt.schema.Schema full; // null when the walk is exact
+    private final com.networknt.schema.@Nullable Schema full; // null when the walk is exact
 
     private ArgumentValidator(Schema schema) {
         this.document = schema.toJsonSchema();
@@ -218,7 +219,7 @@ final class ArgumentValidator {
         return "'" + path + "' must be " + expected + ", got " + describe(value);
     }
 
-    private static String describe(Object value) {
+    private static String describe(@Nullable Object value) {
         if (value == null) {
             return "null";
         }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,7 +22,7 @@ final class MethodTool implements Tool {
     static final String VOID_RESULT = "Success";
 
     /** How one Java parameter is filled. */
-    record Binding(String name, JavaType type, Class<?> rawType, boolean optionalWrapper, boolean context) {
+    record Binding(String name, @Nullable JavaType type, Class<?> rawType, boolean optionalWrapper, boolean context) {
     }
 
     private final Object target;
@@ -113,7 +114,7 @@ final class MethodTool implements Tool {
         }
     }
 
-    private Object convert(Binding binding, CallContext ctx, Map<String, Object> arguments) {
+    private @Nullable Object convert(Binding binding, CallContext ctx, Map<String, Object> arguments) {
         if (binding.context()) {
             return ctx;
         }
@@ -135,7 +136,7 @@ final class MethodTool implements Tool {
         }
     }
 
-    private static String firstLine(String message) {
+    private static String firstLine(@Nullable String message) {
         if (message == null) {
             return "";
         }

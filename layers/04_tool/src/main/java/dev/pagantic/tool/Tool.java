@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A function the model may call: its {@link ToolDefinition} (name, description, parameter schema), how to execute it,
@@ -90,10 +91,10 @@ public interface Tool {
     /** Builds a {@link Tool} from a handler; validated at {@link #build()}. */
     final class Builder {
         private final ToolDefinition definition;
-        private Handler handler;
+        private @Nullable Handler handler;
         private ToolSafety safety = ToolSafety.UNKNOWN;
         private Supplier<Availability> availability = () -> Availability.AVAILABLE;
-        private Duration timeout;
+        private @Nullable Duration timeout;
         private boolean inline;
 
         private Builder(ToolDefinition definition) {

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -329,9 +330,9 @@ public final class ToolExecutor implements AutoCloseable {
         final ToolCall call;
         final CallContext toolCtx; // the tool's span, before its own cancellation and deadline
         final Instant startedAt;
-        Tool tool;
-        ToolExecution immediate;
-        Task task;
+        @Nullable Tool tool; // null: not found, or not allowed (then immediate is set)
+        @Nullable ToolExecution immediate;
+        @Nullable Task task;
         boolean ended;
 
         Run(int index, ToolCall call, CallContext toolCtx) {
@@ -503,7 +504,8 @@ public final class ToolExecutor implements AutoCloseable {
     }
 
     /** What the tool returned or threw as an execution; rethrows the caller's own cancellation. */
-    private ToolExecution outcome(CallContext ctx, Run run, Duration timeout, String content, Throwable failure) {
+    private ToolExecution outcome(CallContext ctx, Run run, Duration timeout, @Nullable String content,
+                                  @Nullable Throwable failure) {
         if (failure == null) {
             return run.success(content == null ? "null" : content);
         }
@@ -610,12 +612,12 @@ public final class ToolExecutor implements AutoCloseable {
         final AtomicInteger state = new AtomicInteger(QUEUED);
         long startedAt; // System.nanoTime(), published by started
         volatile boolean started;
-        String content; // the outcome, published by ended
-        Throwable thrown;
+        @Nullable String content; // the outcome, published by ended
+        @Nullable Throwable thrown;
         volatile boolean ended;
         volatile boolean callerCancelled;
-        volatile Thread waiter;
-        volatile Future<?> future;
+        volatile @Nullable Thread waiter;
+        volatile @Nullable Future<?> future;
         boolean stopped; // by the caller's thread only
         volatile boolean keepsSlot; // abandoned beyond maxAbandoned: its slot is released when it ends
 
@@ -657,7 +659,7 @@ public final class ToolExecutor implements AutoCloseable {
         }
 
         /** Publishes the outcome and wakes the caller. */
-        void publish(String result, Throwable failure) {
+        void publish(@Nullable String result, @Nullable Throwable failure) {
             content = result;
             thrown = failure;
             ended = true;

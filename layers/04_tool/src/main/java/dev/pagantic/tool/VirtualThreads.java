@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Virtual threads where the running JVM offers them (Java 21 and later), found at run time: the library is compiled
@@ -14,10 +15,10 @@ import java.util.concurrent.ThreadFactory;
  */
 final class VirtualThreads {
 
-    private static final Method OF_VIRTUAL;
-    private static final Method NAME;
-    private static final Method FACTORY;
-    private static final Method PER_TASK_EXECUTOR;
+    private static final @Nullable Method OF_VIRTUAL;
+    private static final @Nullable Method NAME;
+    private static final @Nullable Method FACTORY;
+    private static final @Nullable Method PER_TASK_EXECUTOR;
 
     static {
         Method ofVirtual = null;

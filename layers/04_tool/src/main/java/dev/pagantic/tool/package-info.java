@@ -83,4 +83,7 @@
  * or on orchestrate. Orchestrate's loops take {@code registry.definitions()} for the request and hand the model's
  * calls to {@code executor.executeAll(ctx, registry, calls)}, bounded by the loop's iteration limit.
  */
+@NullMarked
 package dev.pagantic.tool;
+
+import org.jspecify.annotations.NullMarked;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -48,7 +49,7 @@ public final class ConstraintPipeline {
     private final boolean strict;
     private final JsonRepair repair;
     private final SchemaValidator validator;
-    private final SchemaLocations enumLocations; // null: the schema lists no string values, nothing to normalise
+    private final @Nullable SchemaLocations enumLocations; // null: the schema lists no string values, nothing to normalise
 
     private ConstraintPipeline(Builder builder) {
         this.schema = builder.schema;
@@ -160,12 +161,12 @@ public final class ConstraintPipeline {
 
     /** Builds a {@link ConstraintPipeline}; validated at {@link #build()}. */
     public static final class Builder {
-        private Schema schema;
+        private @Nullable Schema schema;
         private boolean repairAllowed = true;
-        private GbnfGrammar grammar;
+        private @Nullable GbnfGrammar grammar;
         private boolean strict;
         private JsonRepair repair = JsonRepair.standard();
-        private SchemaValidator validator;
+        private @Nullable SchemaValidator validator;
 
         private Builder() {
         }

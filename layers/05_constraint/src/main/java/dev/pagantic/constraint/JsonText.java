@@ -4,6 +4,7 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.TokenStreamLocation;
@@ -44,7 +45,7 @@ final class JsonText {
     }
 
     /** The value of strictly valid JSON text, or null for anything else (no exception, no position). */
-    static JsonNode readIfValid(String text) {
+    static @Nullable JsonNode readIfValid(String text) {
         if (text.startsWith("\uFEFF")) {
             return null; // RFC 8259 §8.1: a BOM is not part of JSON text
         }
@@ -105,7 +106,7 @@ final class JsonText {
     }
 
     /** {@code CONSTRAINT_JSON_INVALID} naming the offset, line and column (both 1-based) in {@code text}. */
-    static PaganticException invalid(String text, int offset, String reason, Throwable cause) {
+    static PaganticException invalid(String text, int offset, String reason, @Nullable Throwable cause) {
         int line = 1;
         int column = 1;
         for (int i = 0; i < offset && i < text.length(); i++) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The schemas of a JSON Schema document that may apply at a location of an instance, for enum normalisation: from the
@@ -45,7 +46,7 @@ final class SchemaLocations {
         private final int prefix;
         private final Map<String, At> properties = new ConcurrentHashMap<>();
         private final Map<Integer, At> items = new ConcurrentHashMap<>();
-        private volatile List<String> stringValues;
+        private volatile @Nullable List<String> stringValues;
 
         private At(List<Map<String, Object>> schemas) {
             this.schemas = schemas;

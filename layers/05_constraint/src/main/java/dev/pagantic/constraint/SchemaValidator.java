@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,7 +44,7 @@ public final class SchemaValidator {
                     .build()));
     private final Map<Schema, com.networknt.schema.Schema> cache;
     private final int cacheSize;
-    private volatile Compiled last; // the schema compiled or found last, looked up by identity
+    private volatile @Nullable Compiled last; // the schema compiled or found last, looked up by identity
 
     private record Compiled(Schema schema, com.networknt.schema.Schema compiled) {
     }
@@ -161,7 +162,7 @@ public final class SchemaValidator {
     }
 
     /** The instance location as a JSON path, {@code $.items[0].status}, as {@link EnumChange} paths are written. */
-    private static String jsonPath(NodePath location) {
+    private static String jsonPath(@Nullable NodePath location) {
         String path = "$";
         if (location == null) {
             return path;

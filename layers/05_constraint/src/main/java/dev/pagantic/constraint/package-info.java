@@ -73,4 +73,7 @@
  * Part of the flat band: depends on core and inference only (plus Jackson and the schema validator), never on
  * another band layer or on orchestrate. Every public type is immutable and thread-safe; no static mutable state.
  */
+@NullMarked
 package dev.pagantic.constraint;
+
+import org.jspecify.annotations.NullMarked;

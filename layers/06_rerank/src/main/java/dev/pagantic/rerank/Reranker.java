@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Scores, filters, orders and cuts a list of candidates for a query:
@@ -33,9 +34,9 @@ import java.util.Optional;
 public final class Reranker {
 
     private final Scorer scorer;
-    private final Double minScore; // null: no filter
+    private final @Nullable Double minScore; // null: no filter
     private final int topK; // 0: all
-    private final Mmr diversity; // null: none
+    private final @Nullable Mmr diversity; // null: none
 
     private Reranker(Builder builder) {
         this.scorer = builder.scorer;
@@ -114,9 +115,9 @@ public final class Reranker {
     /** Builds a {@link Reranker}; {@link #build()} checks the settings ({@code CONFIG_INVALID}). */
     public static final class Builder {
         private Scorer scorer = Scorer.existing();
-        private Double minScore;
-        private Integer topK;
-        private Mmr diversity;
+        private @Nullable Double minScore;
+        private @Nullable Integer topK;
+        private @Nullable Mmr diversity;
 
         private Builder() {
         }

@@ -51,4 +51,7 @@
  * and between MMR picks. Rerankers and scorers are immutable and thread-safe (a model scorer is as thread-safe as its
  * model).
  */
+@NullMarked
 package dev.pagantic.rerank;
+
+import org.jspecify.annotations.NullMarked;

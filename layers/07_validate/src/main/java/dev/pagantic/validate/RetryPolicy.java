@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How many attempts, with what back-off, for which failures: the policy behind the lifecycle's
@@ -81,7 +82,7 @@ public final class RetryPolicy {
     private final Set<ErrorCode> codes;
     private final Set<FailureCategory> categories;
     private final Sleeper sleeper;
-    private final RandomGenerator random; // null: ThreadLocalRandom
+    private final @Nullable RandomGenerator random; // null: ThreadLocalRandom
 
     private RetryPolicy(Builder builder) {
         this.maxAttempts = builder.maxAttempts;
@@ -347,7 +348,7 @@ public final class RetryPolicy {
         private final Set<ErrorCode> codes = EnumSet.noneOf(ErrorCode.class);
         private final Set<FailureCategory> categories = EnumSet.noneOf(FailureCategory.class);
         private Sleeper sleeper = Sleeper.contextual();
-        private RandomGenerator random;
+        private @Nullable RandomGenerator random;
 
         private Builder() {
         }

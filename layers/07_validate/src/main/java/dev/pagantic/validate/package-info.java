@@ -52,4 +52,7 @@
  * Part of the flat band: depends on core and inference (and Jackson) only, never on another band layer or on
  * orchestrate. Everything here is immutable and thread-safe.
  */
+@NullMarked
 package dev.pagantic.validate;
+
+import org.jspecify.annotations.NullMarked;

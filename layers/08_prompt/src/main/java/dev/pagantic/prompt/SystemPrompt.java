@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A system prompt assembled from parts: a base text, named {@link InstructionSet}s, and a {@link ContextPolicy} with
@@ -132,7 +133,7 @@ public record SystemPrompt(String base, List<InstructionSet> instructionSets, Co
     /** Builds a {@link SystemPrompt}; {@link #build()} throws {@code CONFIG_INVALID} if it is not valid. */
     public static final class Builder {
         private String base = "";
-        private Template baseTemplate;
+        private @Nullable Template baseTemplate;
         private Map<String, ?> baseValues = Map.of();
         private final List<InstructionSet> instructionSets = new ArrayList<>();
         private ContextPolicy contextPolicy = ContextPolicy.defaults();

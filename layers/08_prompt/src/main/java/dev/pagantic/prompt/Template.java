@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Text with named placeholders, {@code {{name}}} (spaces inside the braces allowed: {@code {{ name }}}), rendered from
@@ -43,7 +44,7 @@ public final class Template {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.\\-]*");
 
     /** A literal run of text, or a placeholder (name non-null). */
-    private record Part(String literal, String name) {
+    private record Part(String literal, @Nullable String name) {
     }
 
     private final String source;

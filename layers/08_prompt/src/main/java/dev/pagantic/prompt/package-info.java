@@ -31,4 +31,7 @@
  * structured, testable prompts. All types are immutable and thread-safe; every failure is a
  * {@link dev.pagantic.core.PaganticException} with {@code CONFIG_INVALID}.
  */
+@NullMarked
 package dev.pagantic.prompt;
+
+import org.jspecify.annotations.NullMarked;

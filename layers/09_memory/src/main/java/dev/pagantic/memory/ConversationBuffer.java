@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The conversation memory of an agent: the messages that persist across turns, oldest first.
@@ -39,7 +40,7 @@ public final class ConversationBuffer {
     private final List<Message> messages = new ArrayList<>();
     private final int maxMessages;
     private final int maxTokens;
-    private final TokenCounter tokenCounter;
+    private final @Nullable TokenCounter tokenCounter; // null: no token budget
     private long evictedCount;
 
     private ConversationBuffer(Builder builder) {
@@ -213,14 +214,15 @@ public final class ConversationBuffer {
         return overLimits(candidate, maxMessages, maxTokens, tokenCounter);
     }
 
-    private static boolean overLimits(List<Message> candidate, int countLimit, int tokenLimit, TokenCounter counter) {
+    private static boolean overLimits(List<Message> candidate, int countLimit, int tokenLimit,
+                                      @Nullable TokenCounter counter) {
         if (candidate.size() > countLimit) {
             return true;
         }
         return counter != null && tokenLimit != Integer.MAX_VALUE && counter.count(candidate) > tokenLimit;
     }
 
-    private List<Message> evictLocked(int countLimit, int tokenLimit, TokenCounter counter) {
+    private List<Message> evictLocked(int countLimit, int tokenLimit, @Nullable TokenCounter counter) {
         if (!overLimits(messages, countLimit, tokenLimit, counter)) {
             return List.of();
         }
@@ -265,7 +267,7 @@ public final class ConversationBuffer {
     public static final class Builder {
         private int maxMessages = Integer.MAX_VALUE;
         private int maxTokens = Integer.MAX_VALUE;
-        private TokenCounter tokenCounter;
+        private @Nullable TokenCounter tokenCounter;
         private boolean tokenBudgetSet;
         private final List<Message> initial = new ArrayList<>();
 

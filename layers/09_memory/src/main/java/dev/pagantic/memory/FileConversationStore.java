@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -282,7 +283,7 @@ public final class FileConversationStore implements ConversationStore {
 
     /** Builds a {@link FileConversationStore}; validated at {@link #build()}. */
     public static final class Builder {
-        private Path directory;
+        private @Nullable Path directory;
         private boolean fsync = true;
         private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
         private int writeChunkBytes;

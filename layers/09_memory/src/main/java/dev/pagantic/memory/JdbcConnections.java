@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +72,7 @@ interface JdbcConnections {
         private final String url;
         private final Properties settings = new Properties();
         private final ReentrantLock lock = new ReentrantLock();
-        private Connection connection; // guarded by lock
+        private @Nullable Connection connection; // guarded by lock
         private boolean closed; // guarded by lock
 
         Embedded(Path file) {

@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -273,13 +274,13 @@ public final class JdbcConversationStore implements ConversationStore {
 
     /** A write on a connection, in a transaction. */
     @FunctionalInterface
-    private interface Work<T> {
+    private interface Work<T extends @Nullable Object> {
         T run(Connection connection) throws SQLException, Conflict;
     }
 
     /** A read on a connection. */
     @FunctionalInterface
-    private interface Query<T> {
+    private interface Query<T extends @Nullable Object> {
         T run(Connection connection) throws SQLException;
     }
 
@@ -293,7 +294,7 @@ public final class JdbcConversationStore implements ConversationStore {
     }
 
     /** Runs a write in a transaction, again after a conflict, up to {@code maxAttempts} times. */
-    private <T> T write(String operation, String sessionId, Work<T> work) {
+    private <T extends @Nullable Object> T write(String operation, String sessionId, Work<T> work) {
         for (int attempt = 1; ; attempt++) {
             checkOpen();
             try {
@@ -317,7 +318,8 @@ public final class JdbcConversationStore implements ConversationStore {
      * {@link Conflict}, the rest a {@link PaganticException}. A failed commit is reported with its outcome unknown,
      * never retried.
      */
-    private <T> T transaction(String operation, String sessionId, Work<T> work) throws Conflict {
+    private <T extends @Nullable Object> T transaction(String operation, String sessionId, Work<T> work)
+            throws Conflict {
         Connection connection = acquire(operation, sessionId);
         boolean healthy = false;
         boolean committing = false;
@@ -345,7 +347,7 @@ public final class JdbcConversationStore implements ConversationStore {
     }
 
     /** Reads with the connection as it comes (auto-commit: each statement sees the latest commits). */
-    private <T> T read(String operation, String sessionId, Query<T> query) {
+    private <T extends @Nullable Object> T read(String operation, @Nullable String sessionId, Query<T> query) {
         checkOpen();
         Connection connection = acquire(operation, sessionId);
         boolean healthy = false;
@@ -360,7 +362,7 @@ public final class JdbcConversationStore implements ConversationStore {
         }
     }
 
-    private Connection acquire(String operation, String sessionId) {
+    private Connection acquire(String operation, @Nullable String sessionId) {
         try {
             return connections.acquire();
         } catch (SQLException failure) {
@@ -384,7 +386,8 @@ public final class JdbcConversationStore implements ConversationStore {
      *
      * @param sessionId the session, or null for an operation on the whole store
      */
-    private PaganticException failure(String operation, String sessionId, SQLException failure, boolean committing) {
+    private PaganticException failure(String operation, @Nullable String sessionId, SQLException failure,
+                                      boolean committing) {
         StringBuilder message = new StringBuilder("conversation store could not ").append(operation);
         if (sessionId != null) {
             message.append(" session '").append(sessionId).append('\'');
@@ -494,8 +497,8 @@ public final class JdbcConversationStore implements ConversationStore {
 
     /** Builds a {@link JdbcConversationStore}; validated, and the database reached, at {@link #build()}. */
     public static final class Builder {
-        private DataSource dataSource;
-        private Path embeddedFile;
+        private @Nullable DataSource dataSource;
+        private @Nullable Path embeddedFile;
         private boolean createSchema = true;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
 

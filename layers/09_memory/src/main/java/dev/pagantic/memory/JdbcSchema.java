@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +59,7 @@ final class JdbcSchema {
      * @return the failure, if creating them failed: another store may have created them at the same moment, so the
      *         caller checks the schema before it reports it
      */
-    static SQLException create(Connection connection) throws SQLException {
+    static @Nullable SQLException create(Connection connection) throws SQLException {
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
             for (String sql : statements()) {
@@ -80,7 +81,7 @@ final class JdbcSchema {
      *
      * @param creationFailure why creating them failed, or null
      */
-    static void check(Connection connection, SQLException creationFailure) {
+    static void check(Connection connection, @Nullable SQLException creationFailure) {
         String[] probes = {
             "SELECT session_id, message_count, created_at, updated_at FROM pagantic_session WHERE 1 = 0",
             "SELECT session_id, seq, role, message FROM pagantic_message WHERE 1 = 0",

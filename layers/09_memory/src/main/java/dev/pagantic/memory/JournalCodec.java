@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -195,7 +196,7 @@ final class JournalCodec {
      * A JSON tree as plain Java values. Integers become {@code Long} (or {@code BigInteger}) when {@code longs},
      * else the narrowest of {@code Integer}, {@code Long}, {@code BigInteger}, as Jackson reads tool arguments.
      */
-    private static Object toJava(JsonNode node, boolean longs) {
+    private static @Nullable Object toJava(JsonNode node, boolean longs) {
         if (node.isNull()) {
             return null;
         }

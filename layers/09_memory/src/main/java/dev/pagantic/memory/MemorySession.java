@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One session's memory, wired together: a {@link ConversationBuffer}, a {@link WorkingMemory}, a
@@ -30,7 +31,7 @@ public final class MemorySession {
 
     private final String sessionId;
     private final MemoryPolicy policy;
-    private final ConversationStore store;
+    private final @Nullable ConversationStore store;
     private final ConversationBuffer buffer;
     private final WorkingMemory working = new WorkingMemory();
     private final SessionState state;
@@ -194,12 +195,12 @@ public final class MemorySession {
 
     /** Builds a {@link MemorySession}, loading it from the store if there is one; validated at {@link #build()}. */
     public static final class Builder {
-        private String sessionId;
+        private @Nullable String sessionId;
         private MemoryPolicy policy = MemoryPolicy.defaults();
-        private ConversationStore store;
-        private Integer maxMessages;
-        private Integer maxTokens;
-        private TokenCounter tokenCounter;
+        private @Nullable ConversationStore store;
+        private @Nullable Integer maxMessages;
+        private @Nullable Integer maxTokens;
+        private @Nullable TokenCounter tokenCounter;
 
         private Builder() {
         }

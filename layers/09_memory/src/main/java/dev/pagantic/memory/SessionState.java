@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Key-value decisions that carry forward across turns: user preferences, resolved entities, flags. Thread-safe:
@@ -102,7 +103,7 @@ public final class SessionState {
      *
      * @return the new value, or empty if the key is now absent
      */
-    public Optional<Object> update(String key, Function<Optional<Object>, Object> remapping) {
+    public Optional<Object> update(String key, Function<Optional<Object>, @Nullable Object> remapping) {
         StateValues.requireKey(key);
         Objects.requireNonNull(remapping, "remapping");
         return Optional.ofNullable(values.compute(key, (k, old) -> {

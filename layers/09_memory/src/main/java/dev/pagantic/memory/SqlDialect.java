@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link JdbcConversationStore} needs to know about a database: which failures are write conflicts, safe to
@@ -25,7 +26,7 @@ enum SqlDialect {
     private static final int MAX_CHAIN = 16;
 
     /** The dialect of a database, by the product name its driver reports. */
-    static SqlDialect of(String productName) {
+    static SqlDialect of(@Nullable String productName) {
         String name = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
         if (name.contains("postgresql")) {
             return POSTGRESQL;
@@ -76,7 +77,7 @@ enum SqlDialect {
                 || (primary == SQLITE_CONSTRAINT && (message.contains("UNIQUE") || message.contains("PRIMARYKEY")));
     }
 
-    private static SQLException next(SQLException e) {
+    private static @Nullable SQLException next(SQLException e) {
         if (e.getNextException() != null) {
             return e.getNextException();
         }

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The values that session state accepts: JSON values, normalised so that they compare equal after a round trip
@@ -43,7 +44,7 @@ final class StateValues {
         return key;
     }
 
-    private static Object copy(Object value) {
+    private static @Nullable Object copy(@Nullable Object value) {
         if (value instanceof Double || value instanceof Float) {
             double number = ((Number) value).doubleValue();
             if (!Double.isFinite(number)) {

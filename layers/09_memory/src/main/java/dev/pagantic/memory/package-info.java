@@ -52,4 +52,7 @@
  * {@code CONFIG_INVALID} with the path or SQLState and the operation in the details (retryable when a database was
  * unreachable), since core has no storage code.
  */
+@NullMarked
 package dev.pagantic.memory;
+
+import org.jspecify.annotations.NullMarked;

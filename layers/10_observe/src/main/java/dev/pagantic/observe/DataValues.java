@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deep, unmodifiable copies of the structured values events and spans carry, so that a recorded value can never be
@@ -35,8 +36,8 @@ final class DataValues {
     }
 
     /** A deep, unmodifiable copy of the map; a null key is refused. */
-    static Map<String, Object> copyMap(Map<?, ?> source) {
-        Map<String, Object> copy = new LinkedHashMap<>();
+    static Map<String, @Nullable Object> copyMap(Map<?, ?> source) {
+        Map<String, @Nullable Object> copy = new LinkedHashMap<>();
         source.forEach((key, value) -> {
             if (key == null) {
                 throw Checks.invalid("data", "data keys must not be null");
@@ -47,7 +48,7 @@ final class DataValues {
     }
 
     /** A deep, unmodifiable copy of the value (see the class comment). */
-    static Object copyValue(Object value) {
+    static @Nullable Object copyValue(@Nullable Object value) {
         if (value == null || isImmutable(value)) {
             return value;
         }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Something that happened, as the specification's {@code observe.Event}: when, in which layer, what, with which
@@ -45,7 +46,8 @@ import java.util.Optional;
  * @param error       how it failed; empty when it did not
  * @param correlation the ids of the call it happened in
  */
-public record Event(Instant timestamp, String layer, String action, Map<String, Object> data, Duration duration,
+public record Event(Instant timestamp, String layer, String action, Map<String, @Nullable Object> data,
+                    Duration duration,
                     Optional<EventError> error, Correlation correlation) {
 
     public Event {
@@ -97,9 +99,9 @@ public record Event(Instant timestamp, String layer, String action, Map<String, 
         private Instant timestamp;
         private final String layer;
         private final String action;
-        private final Map<String, Object> data = new LinkedHashMap<>();
+        private final Map<String, @Nullable Object> data = new LinkedHashMap<>();
         private Duration duration = Duration.ZERO;
-        private EventError error;
+        private @Nullable EventError error;
 
         private Builder(Correlation correlation, Instant timestamp, String layer, String action) {
             this.correlation = correlation;
@@ -115,7 +117,7 @@ public record Event(Instant timestamp, String layer, String action, Map<String, 
         }
 
         /** One structured detail; a later value for the same key replaces an earlier one. */
-        public Builder data(String key, Object value) {
+        public Builder data(String key, @Nullable Object value) {
             Objects.requireNonNull(key, "key");
             data.put(key, value);
             return this;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A trace recorder that keeps every span in memory (the specification's {@code InMemoryTracer}): for tests,
@@ -98,7 +99,7 @@ public final class InMemoryTracer implements TraceRecorder {
         private final Instant start;
         private final Map<String, Object> attributes = new LinkedHashMap<>(); // guarded by lock
         private final List<EventError> errors = new ArrayList<>(); // guarded by lock
-        private Instant end; // guarded by lock; null while running
+        private @Nullable Instant end; // guarded by lock; null while running
 
         RecordedSpan(String name, CallContext context, Instant start) {
             this.name = name;

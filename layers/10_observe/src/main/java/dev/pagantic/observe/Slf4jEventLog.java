@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -129,7 +130,7 @@ public final class Slf4jEventLog implements EventLog {
 
     /** Configures an {@link Slf4jEventLog}. */
     public static final class Builder {
-        private Logger logger;
+        private @Nullable Logger logger;
         private Level level = Level.INFO;
         private Level errorLevel = Level.WARN;
         private boolean fieldsInMessage;

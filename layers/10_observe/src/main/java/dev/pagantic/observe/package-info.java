@@ -60,4 +60,7 @@
  * through these interfaces; other band layers do not import this one. Nothing here writes to {@code System.out}:
  * logging goes through SLF4J, and the library ships no SLF4J binding.
  */
+@NullMarked
 package dev.pagantic.observe;
+
+import org.jspecify.annotations.NullMarked;

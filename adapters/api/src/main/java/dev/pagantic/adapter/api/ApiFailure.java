@@ -3,6 +3,7 @@ package dev.pagantic.adapter.api;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A request the adapter itself refuses before (or instead of) handing it to the facade: a body that is not JSON or
@@ -16,12 +17,12 @@ final class ApiFailure extends RuntimeException {
 
     private final int status;
     private final ErrorCode code;
-    private final String openAiCode; // null: OpenAI gives none
-    private final String param; // null: no single field is at fault
+    private final @Nullable String openAiCode; // null: OpenAI gives none
+    private final @Nullable String param; // null: no single field is at fault
     private final int retryAfterSeconds;
 
-    private ApiFailure(int status, ErrorCode code, String openAiCode, String param, String message,
-                       int retryAfterSeconds) {
+    private ApiFailure(int status, ErrorCode code, @Nullable String openAiCode, @Nullable String param,
+                       String message, int retryAfterSeconds) {
         super(Objects.requireNonNull(message, "message"), null, false, false);
         this.status = status;
         this.code = Objects.requireNonNull(code, "code");
@@ -36,7 +37,7 @@ final class ApiFailure extends RuntimeException {
     }
 
     /** A failure with OpenAI's {@code code} (null for none) and no parameter. */
-    static ApiFailure of(int status, ErrorCode code, String openAiCode, String message) {
+    static ApiFailure of(int status, ErrorCode code, @Nullable String openAiCode, String message) {
         return new ApiFailure(status, code, openAiCode, null, message, 0);
     }
 
@@ -77,12 +78,12 @@ final class ApiFailure extends RuntimeException {
     }
 
     /** OpenAI's {@code error.code}; null for none. */
-    String openAiCode() {
+    @Nullable String openAiCode() {
         return openAiCode;
     }
 
     /** OpenAI's {@code error.param}: the request field at fault; null for none. */
-    String param() {
+    @Nullable String param() {
         return param;
     }
 

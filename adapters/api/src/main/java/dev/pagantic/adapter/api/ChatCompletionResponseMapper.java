@@ -5,6 +5,7 @@ import dev.pagantic.core.ToolCall;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -135,7 +136,7 @@ final class ChatCompletionResponseMapper {
         return chunk(envelope, index, delta, null);
     }
 
-    private static String chunk(Envelope envelope, int index, ObjectNode delta, String finishReason) {
+    private static String chunk(Envelope envelope, int index, ObjectNode delta, @Nullable String finishReason) {
         ObjectNode root = header(envelope, "chat.completion.chunk");
         ObjectNode choice = root.putArray("choices").addObject().put("index", index);
         choice.set("delta", delta);

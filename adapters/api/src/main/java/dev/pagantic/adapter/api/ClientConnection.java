@@ -8,6 +8,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
 import org.eclipse.jetty.server.Request;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ final class ClientConnection {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
 
     private final Context ctx;
-    private final EndPoint endPoint; // null: not a Jetty servlet request (then never gone)
+    private final @Nullable EndPoint endPoint; // null: not a Jetty servlet request (then never gone)
     private boolean probing;
 
     ClientConnection(Context ctx) {

@@ -2,6 +2,7 @@ package dev.pagantic.adapter.api;
 
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.orchestrate.facade.SystemError;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -52,7 +53,8 @@ final class OpenAiError {
      * The document of a failure with the given parts; {@code openAiCode} and {@code param} may be null, and
      * {@code paganticCode} too for a failure of the server itself (then {@code pagantic_code} is left out).
      */
-    static String document(int status, String openAiCode, String param, String message, ErrorCode paganticCode) {
+    static String document(int status, @Nullable String openAiCode, @Nullable String param, String message,
+                           @Nullable ErrorCode paganticCode) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode error = root.putObject("error").put("message", message).put("type", typeOf(status));
         putNullable(error, "param", param);
@@ -63,7 +65,7 @@ final class OpenAiError {
         return JSON.writeValueAsString(root);
     }
 
-    private static void putNullable(ObjectNode node, String field, String value) {
+    private static void putNullable(ObjectNode node, String field, @Nullable String value) {
         if (value == null) {
             node.putNull(field);
         } else {
@@ -122,7 +124,7 @@ final class OpenAiError {
     }
 
     /** The request field a failure with this code is about; null when it is not one field. */
-    static String paramOf(ErrorCode code) {
+    static @Nullable String paramOf(ErrorCode code) {
         switch (code) {
             case INFERENCE_CONTEXT_EXCEEDED:
                 return "messages";

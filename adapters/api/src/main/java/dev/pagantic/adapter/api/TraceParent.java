@@ -3,6 +3,7 @@ package dev.pagantic.adapter.api;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A W3C Trace Context {@code traceparent} header ({@code version-traceid-parentid-flags}, for example
@@ -31,7 +32,7 @@ record TraceParent(String version, String traceId, String parentId, String flags
     private static final String ZERO_PARENT = "0".repeat(16);
 
     /** The header's value parsed, or empty when it is absent or not a valid {@code traceparent}. */
-    static Optional<TraceParent> parse(String header) {
+    static Optional<TraceParent> parse(@Nullable String header) {
         if (header == null) {
             return Optional.empty();
         }

@@ -107,6 +107,31 @@
  *       a request the drain saw finish has its whole response on the wire.</li>
  * </ul>
  *
+ * <h2>How the server is built</h2>
+ * {@code ApiServer} is the public face (its builder, {@code start}, {@code close}) and the route table; each concern
+ * behind it is a package-private class with one reason to change, all meeting at the {@code RequestQueue}:
+ * <ul>
+ *   <li>Admission ({@code Admission}): an inference request's body is read and decoded ({@code RequestBodies}:
+ *       content type, size, rate, UTF-8, JSON) and mapped by its route before it queues; then it waits for a slot
+ *       (429 with {@code Retry-After} when the queue is full or the wait times out; a disconnected client leaves the
+ *       queue; 503 while draining), runs, and frees the slot. A route hands it two parts: what runs on the slot, and
+ *       what releases what the route reserved (the request id, {@code RequestIds}) whether it ran or not.</li>
+ *   <li>One route class per endpoint family: {@code ChatCompletionsRoute} (chat completions, {@code n} choices,
+ *       streamed through {@code ChatStream}'s server-sent events), {@code EmbeddingsRoute}, {@code NativeRoutes}
+ *       ({@code /v1/requests} and its events), {@code ServedModels} (which model name a request is answered with,
+ *       and the model list), {@code OperationsRoutes} (health, metrics, the playground, 404 and 405), and
+ *       {@code BearerAuthentication} in front of {@code /v1}.</li>
+ *   <li>{@code Inference} runs admitted work on the orchestrator with the default timeout, under a
+ *       {@code Cancellation} that a shutdown whose drain timed out cancels. {@code Responses} writes every answer
+ *       (whole JSON, completed at once) and errors in the endpoint's {@code Dialect}: OpenAI's document or the
+ *       facade's.</li>
+ * </ul>
+ * The server's classes log under one logger name, {@code dev.pagantic.adapter.api.ApiServer}.
+ *
+ * <h2>Nullness</h2>
+ * The package is {@code @NullMarked}: nothing is null unless declared {@code @Nullable} (an absent bearer token,
+ * embedder or event log; an OpenAI error without a code or parameter).
+ *
  * <h2>The adapter boundary</h2>
  * Like every adapter this is a thin shell. It maps HTTP onto {@code SystemRequest} and {@code SystemResponse} and
  * builds (wires) the engine, the event log and the orchestrator; it contains no prompt construction, no tool
@@ -114,4 +139,7 @@
  * facade. The architecture rules let an adapter call only builders and {@code close()} of band and engine
  * components, so timelines come from the facade's {@code RequestTimelines}, never from the observe layer.
  */
+@NullMarked
 package dev.pagantic.adapter.api;
+
+import org.jspecify.annotations.NullMarked;

@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -40,12 +41,12 @@ final class ChatCommand extends ModelCommand {
 
     @Option(names = "--session", paramLabel = "ID", order = 1,
             description = "Keep the conversation under this id: each turn sees the earlier ones.")
-    private String session;
+    private @Nullable String session;
 
     @Option(names = "--session-dir", paramLabel = "DIR", order = 2,
             description = "Keep sessions in this directory (crash-safe journals), so that --session continues a "
                     + "conversation across runs; without it a session lasts as long as the run.")
-    private Path sessionDirectory;
+    private @Nullable Path sessionDirectory;
 
     @Option(names = {"-i", "--interactive"}, order = 3,
             description = "Read prompts line by line from standard input, one turn each, in one session.")
@@ -112,7 +113,7 @@ final class ChatCommand extends ModelCommand {
         return code;
     }
 
-    private static String readLine(BufferedReader lines) {
+    private static @Nullable String readLine(BufferedReader lines) {
         try {
             return lines.readLine();
         } catch (IOException e) {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
@@ -15,28 +16,28 @@ public final class EngineOptions {
 
     @Option(names = "--model", paramLabel = "FILE.gguf", order = 100,
             description = "Run this GGUF model in process with llama.cpp.")
-    private Path model;
+    private @Nullable Path model;
 
     @Option(names = "--ctx-size", paramLabel = "TOKENS", order = 101,
             description = "llama.cpp context window in tokens (default 2048).")
-    private Integer contextSize;
+    private @Nullable Integer contextSize;
 
     @Option(names = "--threads", paramLabel = "N", order = 102,
             description = "llama.cpp CPU threads (default: all processors).")
-    private Integer threads;
+    private @Nullable Integer threads;
 
     @Option(names = "--gpu-layers", paramLabel = "N", order = 103,
             description = "llama.cpp layers offloaded to the GPU (default 0; needs a GPU build of the native library).")
-    private Integer gpuLayers;
+    private @Nullable Integer gpuLayers;
 
     @Option(names = "--endpoint", paramLabel = "URL", order = 104,
             description = "An OpenAI-compatible server (llama-server, vLLM, Ollama, pagantic's own API), with "
                     + "--model-name; the API key comes from $OPENAI_API_KEY.")
-    private String endpoint;
+    private @Nullable String endpoint;
 
     @Option(names = "--model-name", paramLabel = "NAME", order = 105,
             description = "The model to ask the --endpoint for.")
-    private String modelName;
+    private @Nullable String modelName;
 
     @Option(names = "--scripted", paramLabel = "REPLY", order = 106,
             description = "A scripted fake engine answering these replies in order, one per model call (repeat the "

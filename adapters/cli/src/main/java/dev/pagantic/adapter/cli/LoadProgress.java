@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The model-load indicator on stderr: {@code loading model X...} when reading starts, then {@code loaded X in N ms}
@@ -20,7 +21,7 @@ final class LoadProgress {
     private final boolean animate;
     private long startedAt;
     private boolean started;
-    private Thread spinner;
+    private @Nullable Thread spinner;
 
     LoadProgress(PrintStream err, Path model, boolean animate) {
         this.err = Objects.requireNonNull(err, "err");

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /** The options every model-using subcommand shares: the system prompt, the hints, and how the result is shown. */
@@ -14,7 +15,7 @@ public final class RequestOptions {
 
     @Option(names = "--system", paramLabel = "TEXT", order = 10,
             description = "The system prompt.")
-    private String system;
+    private @Nullable String system;
 
     @Option(names = "--max-tokens", paramLabel = "N", order = 11,
             description = "The most tokens per model call (default: the orchestrator's, 2048).")
@@ -22,15 +23,15 @@ public final class RequestOptions {
 
     @Option(names = "--temperature", paramLabel = "T", order = 12,
             description = "The sampling temperature; 0 is greedy (default: the engine's).")
-    private Double temperature;
+    private @Nullable Double temperature;
 
     @Option(names = "--top-p", paramLabel = "P", order = 13,
             description = "The nucleus sampling threshold in (0, 1] (default: the engine's).")
-    private Double topP;
+    private @Nullable Double topP;
 
     @Option(names = "--seed", paramLabel = "N", order = 14,
             description = "The sampling seed, for reproducible sampling (default: none).")
-    private Long seed;
+    private @Nullable Long seed;
 
     @Option(names = "--stop", paramLabel = "TEXT", order = 14,
             description = "A string that ends the answer when the model writes it; repeatable (default: none).")
@@ -39,7 +40,7 @@ public final class RequestOptions {
     @Option(names = "--timeout", paramLabel = "SECONDS", order = 14,
             description = "The deadline of each request, in seconds (fractions allowed); exit code 130 when it "
                     + "passes (default: none).")
-    private Double timeoutSeconds;
+    private @Nullable Double timeoutSeconds;
 
     @Option(names = "--json", order = 15,
             description = "Print the whole response as JSON (the facade's wire form) instead of the plain rendering.")

@@ -5,6 +5,7 @@ import dev.pagantic.core.Schema;
 import dev.pagantic.orchestrate.facade.OutputContract;
 import java.nio.file.Path;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
@@ -19,7 +20,7 @@ public final class SchemaOptions {
 
     @Option(names = "--grammar", paramLabel = "FILE.gbnf", order = 23,
             description = "A GBNF grammar constraining the decoder (the engine must support grammars).")
-    private Path grammar;
+    private @Nullable Path grammar;
 
     @Option(names = "--no-repair", order = 24,
             description = "Fail on malformed JSON instead of repairing it.")
@@ -37,11 +38,11 @@ public final class SchemaOptions {
     static final class Source {
         @Option(names = "--schema", paramLabel = "FILE.json", required = true, order = 21,
                 description = "A JSON Schema file the output must conform to.")
-        private Path file;
+        private @Nullable Path file;
 
         @Option(names = "--schema-inline", paramLabel = "JSON", required = true, order = 22,
                 description = "The JSON Schema itself, for example '{\"type\":\"object\",...}'.")
-        private String inline;
+        private @Nullable String inline;
     }
 
     /**

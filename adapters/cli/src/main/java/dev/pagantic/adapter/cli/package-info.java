@@ -75,4 +75,7 @@
  * {@code RequestTimelines} and the load indicator only notes that a load started (see {@code EngineSelection}). As a program it owns the console: commands write to the streams they are given, which
  * {@code main} connects to stdout and stderr (UTF-8).
  */
+@NullMarked
 package dev.pagantic.adapter.cli;
+
+import org.jspecify.annotations.NullMarked;

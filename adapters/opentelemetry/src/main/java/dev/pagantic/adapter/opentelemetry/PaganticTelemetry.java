@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * pagantic on OpenTelemetry: spans and metrics by the GenAI semantic conventions (v{@value GenAi#SEMCONV_VERSION}),
@@ -428,7 +429,7 @@ public final class PaganticTelemetry implements Observer {
         }
 
         @Override
-        public String get(Map<String, String> carrier, String key) {
+        public @Nullable String get(@Nullable Map<String, String> carrier, String key) {
             return carrier == null ? null : carrier.get(key);
         }
     }
@@ -438,7 +439,7 @@ public final class PaganticTelemetry implements Observer {
         private final OpenTelemetry openTelemetry;
         private boolean captureContent;
         private String provider = "_OTHER";
-        private PriceTable prices;
+        private @Nullable PriceTable prices;
 
         private Builder(OpenTelemetry openTelemetry) {
             this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +67,7 @@ public final class DurableOrchestrator implements AutoCloseable {
     private final Orchestrator orchestrator;
     private final ReplayInterceptor interceptor;
     private final ResultCodec codec;
-    private final WorkflowClient client;
+    private final @Nullable WorkflowClient client;
     private final String taskQueue;
     private final ActivityOptions activityOptions;
     private final Duration workflowTimeout;
@@ -249,15 +250,15 @@ public final class DurableOrchestrator implements AutoCloseable {
 
     /** Builds a {@link DurableOrchestrator}. */
     public static final class Builder {
-        private Orchestrator.Builder orchestrator;
-        private WorkflowClient client;
+        private Orchestrator.@Nullable Builder orchestrator;
+        private @Nullable WorkflowClient client;
         private String taskQueue = DEFAULT_TASK_QUEUE;
-        private String activityTaskQueue;
+        private @Nullable String activityTaskQueue;
         private Duration callTimeout = Duration.ofMinutes(10);
         private Duration workflowTimeout = Duration.ofHours(1);
         private Duration initialRetryInterval = Duration.ofSeconds(1);
         private int maximumAttempts = 5;
-        private Duration heartbeatTimeout; // null: the default
+        private @Nullable Duration heartbeatTimeout; // null: the default
         private Duration fanOutWindow = Duration.ofMillis(50);
 
         private Builder() {

@@ -3,6 +3,7 @@ package dev.pagantic.adapter.temporal;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The activity side: runs a request's next engine, tool or plan-step call on the worker that holds them. */
 @ActivityInterface
@@ -31,7 +32,7 @@ public interface InvocationActivities {
      *                                                than {@code known}
      */
     @ActivityMethod(name = "PaganticAdvance")
-    Advance advance(String requestJson, int known, List<JournalEntry> entries, String target);
+    Advance advance(String requestJson, int known, List<JournalEntry> entries, @Nullable String target);
 
     /**
      * One activity's outcome: exactly one of the three is set.
@@ -40,6 +41,6 @@ public interface InvocationActivities {
      * @param pending  the keys of the calls the run reached concurrently, to run as parallel activities
      * @param response the final response ({@link ResultCodec}-encoded) when the request needed no further call
      */
-    record Advance(JournalEntry next, List<String> pending, JournalEntry response) {
+    record Advance(@Nullable JournalEntry next, @Nullable List<String> pending, @Nullable JournalEntry response) {
     }
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +69,7 @@ final class InvocationActivitiesImpl implements InvocationActivities, AutoClosea
     }
 
     @Override
-    public Advance advance(String requestJson, int known, List<JournalEntry> entries, String target) {
+    public Advance advance(String requestJson, int known, List<JournalEntry> entries, @Nullable String target) {
         ActivityExecutionContext activity = activityContext();
         String run = activity == null ? null
                 : activity.getInfo().getWorkflowId() + "/" + activity.getInfo().getRunId();
@@ -93,7 +94,7 @@ final class InvocationActivitiesImpl implements InvocationActivities, AutoClosea
         heartbeats.shutdownNow();
     }
 
-    private Advance run(SystemRequest request, List<JournalEntry> journal, String target) {
+    private Advance run(SystemRequest request, List<JournalEntry> journal, @Nullable String target) {
         // Fanned-out calls of one request run side by side, on this worker too: each under its own request id.
         SystemRequest run = target == null ? request
                 : request.toBuilder().requestId(request.requestId() + "@" + target).build();
@@ -156,7 +157,8 @@ final class InvocationActivitiesImpl implements InvocationActivities, AutoClosea
      * worker (a hung engine call): that is worth retrying once it ends, so it is reported as a retryable failure
      * whose type is not an error code (ORCHESTRATION_CONCURRENT_USE itself is never retried by the taxonomy).
      */
-    private ReplayInterceptor.Session open(SystemRequest request, List<JournalEntry> journal, String target) {
+    private ReplayInterceptor.Session open(SystemRequest request, List<JournalEntry> journal,
+                                           @Nullable String target) {
         try {
             return interceptor.open(request.requestId(), journal, target, fanOutWindow);
         } catch (PaganticException busy) {
@@ -165,7 +167,7 @@ final class InvocationActivitiesImpl implements InvocationActivities, AutoClosea
     }
 
     /** The running activity's context; null outside an activity (a direct call, in unit tests). */
-    private static ActivityExecutionContext activityContext() {
+    private static @Nullable ActivityExecutionContext activityContext() {
         try {
             return Activity.getExecutionContext();
         } catch (IllegalStateException notInAnActivity) {
@@ -174,7 +176,7 @@ final class InvocationActivitiesImpl implements InvocationActivities, AutoClosea
     }
 
     /** Heartbeats this activity until cancelled; null outside an activity. */
-    private ScheduledFuture<?> startHeartbeats(ActivityExecutionContext activity) {
+    private @Nullable ScheduledFuture<?> startHeartbeats(@Nullable ActivityExecutionContext activity) {
         if (activity == null) {
             return null;
         }

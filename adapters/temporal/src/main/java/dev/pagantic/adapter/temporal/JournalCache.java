@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The journals a worker has received, per workflow run, so that the workflow need send each activity only the entries
@@ -42,7 +43,7 @@ final class JournalCache {
      * @param run the workflow run ({@code workflowId/runId}), or null outside an activity (nothing is held)
      * @throws ApplicationFailure {@value #MISS}, non-retryable, when fewer than {@code known} entries are held
      */
-    synchronized List<JournalEntry> resolve(String run, int known, List<JournalEntry> entries) {
+    synchronized List<JournalEntry> resolve(@Nullable String run, int known, List<JournalEntry> entries) {
         List<JournalEntry> held = run == null ? null : runs.get(run);
         int have = held == null ? 0 : held.size();
         if (known > have) {
@@ -65,7 +66,7 @@ final class JournalCache {
     }
 
     /** Forgets a run that is over. */
-    synchronized void forget(String run) {
+    synchronized void forget(@Nullable String run) {
         if (run != null) {
             runs.remove(run);
         }

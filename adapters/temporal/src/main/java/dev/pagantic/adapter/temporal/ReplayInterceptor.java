@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The interceptor that makes a request's work durable. For a request with an open {@link Session}, each outermost
@@ -41,7 +42,7 @@ final class ReplayInterceptor implements Interceptor {
      *                  concurrent siblings before deciding (only when {@code target} is null)
      * @throws PaganticException {@code ORCHESTRATION_CONCURRENT_USE} when a run of the same request id is open here
      */
-    Session open(String requestId, List<JournalEntry> journal, String target, Duration fanOutWindow) {
+    Session open(String requestId, List<JournalEntry> journal, @Nullable String target, Duration fanOutWindow) {
         Session session = new Session(journal, target, fanOutWindow, codec, Thread.currentThread());
         if (sessions.putIfAbsent(requestId, session) != null) {
             throw PaganticException.of(ErrorCode.ORCHESTRATION_CONCURRENT_USE,
@@ -93,7 +94,7 @@ final class ReplayInterceptor implements Interceptor {
      */
     static final class Session {
         private final Map<String, JournalEntry> journal = new HashMap<>();
-        private final String target;
+        private final @Nullable String target;
         private final long windowNanos;
         private final ResultCodec codec;
         private final Thread root;
@@ -105,17 +106,17 @@ final class ReplayInterceptor implements Interceptor {
         private final Set<String> pending = new TreeSet<>();
         private long lastPending;
         private boolean decided;
-        private String running;
-        private InvocationKind runningKind;
+        private @Nullable String running;
+        private @Nullable InvocationKind runningKind;
         private boolean started;
         private boolean finished;
-        private List<String> reported;
-        private JournalEntry recorded;
-        private PaganticException failure;
-        private RuntimeException bug;
-        private PaganticException diverged;
+        private @Nullable List<String> reported;
+        private @Nullable JournalEntry recorded;
+        private @Nullable PaganticException failure;
+        private @Nullable RuntimeException bug;
+        private @Nullable PaganticException diverged;
 
-        private Session(List<JournalEntry> entries, String target, Duration fanOutWindow, ResultCodec codec,
+        private Session(List<JournalEntry> entries, @Nullable String target, Duration fanOutWindow, ResultCodec codec,
                         Thread root) {
             entries.forEach(entry -> journal.put(entry.key(), entry));
             this.target = target;
@@ -149,32 +150,32 @@ final class ReplayInterceptor implements Interceptor {
         }
 
         /** The outcome of the invocation this run ran, or null. */
-        synchronized JournalEntry recorded() {
+        synchronized @Nullable JournalEntry recorded() {
             return recorded;
         }
 
         /** The failure of the invocation this run ran, or null. */
-        synchronized PaganticException failure() {
+        synchronized @Nullable PaganticException failure() {
             return failure;
         }
 
         /** An unexpected exception of the invocation this run ran, or null. */
-        synchronized RuntimeException bug() {
+        synchronized @Nullable RuntimeException bug() {
             return bug;
         }
 
         /** The keys of the invocations the run reached concurrently, to run as parallel activities, or null. */
-        synchronized List<String> reported() {
+        synchronized @Nullable List<String> reported() {
             return reported;
         }
 
         /** Why the run does not follow its journal, or null. */
-        synchronized PaganticException diverged() {
+        synchronized @Nullable PaganticException diverged() {
             return diverged;
         }
 
         /** The key of the invocation this run ran (or was to run), or null. */
-        synchronized String running() {
+        synchronized @Nullable String running() {
             return started ? running : null;
         }
 

@@ -9,6 +9,7 @@ import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The deterministic workflow: it only calls activities and keeps the journal of their outcomes. Each activity runs
@@ -80,7 +81,7 @@ final class RequestWorkflowImpl implements RequestWorkflow {
      * down to 0, which no worker can miss).
      */
     private InvocationActivities.Advance call(String requestJson, List<JournalEntry> journal, int known,
-                                              String target) {
+                                              @Nullable String target) {
         int from = known;
         while (true) {
             try {
@@ -97,7 +98,7 @@ final class RequestWorkflowImpl implements RequestWorkflow {
     }
 
     /** The number of entries a worker that missed the journal holds, or null when the failure is no such miss. */
-    private static Integer heldOnMiss(ActivityFailure failure) {
+    private static @Nullable Integer heldOnMiss(ActivityFailure failure) {
         if (failure.getCause() instanceof ApplicationFailure cause && JournalCache.MISS.equals(cause.getType())
                 && cause.getDetails().getSize() > 0) {
             return cause.getDetails().get(Integer.class);
@@ -121,7 +122,7 @@ final class RequestWorkflowImpl implements RequestWorkflow {
     }
 
     /** The error code an activity failure's type names, or null when it names none. */
-    static ErrorCode errorCode(String type) {
+    static @Nullable ErrorCode errorCode(String type) {
         for (ErrorCode code : ErrorCode.values()) {
             if (code.name().equals(type)) {
                 return code;

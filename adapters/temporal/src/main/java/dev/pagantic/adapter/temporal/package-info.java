@@ -21,4 +21,7 @@
  * public interception SPI ({@code dev.pagantic.orchestrate.spi}), the hook through which engine calls, tool calls and
  * plan steps are handed to activities instead of being run in process. It re-implements no orchestration logic.
  */
+@NullMarked
 package dev.pagantic.adapter.temporal;
+
+import org.jspecify.annotations.NullMarked;

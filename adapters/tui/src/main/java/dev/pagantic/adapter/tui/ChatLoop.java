@@ -36,6 +36,7 @@ import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
 import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The terminal chat: reads lines from a JLine {@link Terminal}, sends each message to the {@link Orchestrator} in chat
@@ -75,12 +76,12 @@ public final class ChatLoop {
     private final List<ToolDefinition> tools;
     private final Supplier<String> sessionIds;
     private final ExecutionHints hints;
-    private final AtomicReference<Cancellation> running = new AtomicReference<>();
+    private final AtomicReference<@Nullable Cancellation> running = new AtomicReference<>();
     private final List<Message> transcript = new ArrayList<>();
     private final List<Message> pending = new ArrayList<>();
     private String sessionId;
-    private Schema schema; // null: chat mode
-    private String schemaFile;
+    private @Nullable Schema schema; // null: chat mode
+    private @Nullable String schemaFile;
 
     private ChatLoop(Builder builder) {
         this.terminal = builder.terminal;
@@ -355,8 +356,8 @@ public final class ChatLoop {
 
     /** Builds a {@link ChatLoop}; {@link #build()} checks that the terminal and orchestrator are set. */
     public static final class Builder {
-        private Terminal terminal;
-        private Orchestrator orchestrator;
+        private @Nullable Terminal terminal;
+        private @Nullable Orchestrator orchestrator;
         private List<ToolDefinition> tools = List.of();
         private Supplier<String> sessionIds = () -> "tui-" + UUID.randomUUID();
         private ExecutionHints hints = ExecutionHints.builder().build();

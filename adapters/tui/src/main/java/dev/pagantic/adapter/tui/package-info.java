@@ -57,4 +57,7 @@
  * validation. Dependency rule: adapters import only orchestrate's facade ({@code dev.pagantic.orchestrate.facade}),
  * core, and the builders of the engines and band components they wire up.
  */
+@NullMarked
 package dev.pagantic.adapter.tui;
+
+import org.jspecify.annotations.NullMarked;

@@ -4,4 +4,7 @@
  * LangChain4j's {@code @Tool} and {@code @P}. The package holds only the annotations, so that it depends on nothing;
  * {@code dev.pagantic.tool.AnnotatedTools} reads them.
  */
+@NullMarked
 package dev.pagantic.tool.annotation;
+
+import org.jspecify.annotations.NullMarked;

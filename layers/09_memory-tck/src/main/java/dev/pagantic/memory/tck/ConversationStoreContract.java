@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ConversationStoreContract {
 
     /** The store under test, created before each test and closed after it. */
-    protected ConversationStore store;
+    protected @Nullable ConversationStore store;
 
     /** A new, empty store; called before each test. */
     protected abstract ConversationStore createStore();

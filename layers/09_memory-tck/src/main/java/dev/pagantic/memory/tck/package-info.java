@@ -18,4 +18,7 @@
  * PostgreSQL, so that a JDBC store is tested on the real server rather than an imitation; it is JUnit-free and used by
  * the benchmarks too. Nothing here is static state: each test class holds its stores.
  */
+@NullMarked
 package dev.pagantic.memory.tck;
+
+import org.jspecify.annotations.NullMarked;

@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -52,7 +53,7 @@ final class McpConnection implements AutoCloseable {
     private final String clientVersion;
     private final Consumer<McpConnection> toolsChanged;
     private final Object lock = new Object();
-    private volatile Session session;
+    private volatile @Nullable Session session;
     private volatile List<McpSchema.Tool> tools = List.of();
     private volatile boolean closed;
 

@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -265,7 +266,7 @@ final class ProcessTransport implements McpClientTransport {
             this.in = in;
         }
 
-        String next() throws IOException {
+        @Nullable String next() throws IOException {
             line.reset();
             boolean tooLong = false;
             while (true) {

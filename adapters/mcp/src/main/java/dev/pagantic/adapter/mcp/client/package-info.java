@@ -29,4 +29,7 @@
  *       {@code TOOL_UNAVAILABLE}; a dead or wedged session is replaced at the next call.</li>
  * </ul>
  */
+@NullMarked
 package dev.pagantic.adapter.mcp.client;
+
+import org.jspecify.annotations.NullMarked;

@@ -3,6 +3,7 @@ package dev.pagantic.adapter.mcp.internal;
 import dev.pagantic.tool.SideEffect;
 import dev.pagantic.tool.ToolSafety;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one mapping between MCP tool annotations and pagantic's {@link ToolSafety}, in both directions, so that a tool
@@ -27,7 +28,7 @@ public final class McpAnnotations {
      *   <li>idempotent when {@code idempotentHint} is true.</li>
      * </ul>
      */
-    public static ToolSafety safetyOf(ToolAnnotations annotations) {
+    public static ToolSafety safetyOf(@Nullable ToolAnnotations annotations) {
         if (annotations == null || annotations.readOnlyHint() == null && annotations.openWorldHint() == null
                 && annotations.idempotentHint() == null && annotations.destructiveHint() == null) {
             return ToolSafety.UNKNOWN;
@@ -46,7 +47,7 @@ public final class McpAnnotations {
      * {@link SideEffect#EXTERNAL}, closed for {@link SideEffect#NONE} and {@link SideEffect#WRITE}, and not claimed
      * for {@link SideEffect#READ}, which may read the web.
      */
-    public static ToolAnnotations annotationsOf(ToolSafety safety, String title) {
+    public static @Nullable ToolAnnotations annotationsOf(ToolSafety safety, @Nullable String title) {
         SideEffect effect = safety.sideEffect();
         if (effect == SideEffect.UNKNOWN) {
             return null;

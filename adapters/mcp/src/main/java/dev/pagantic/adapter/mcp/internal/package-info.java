@@ -3,4 +3,7 @@
  * than its global service lookup), the one mapping between MCP tool annotations and
  * {@link dev.pagantic.tool.ToolSafety}, and the version announced to peers. Not API: it may change without notice.
  */
+@NullMarked
 package dev.pagantic.adapter.mcp.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -59,14 +60,14 @@ public final class McpServerCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--model", description = "a GGUF model file for pagantic_request")
-    Path model;
+    @Nullable Path model;
 
     @Option(names = "--scripted", arity = "1..*", description = "fixed replies for pagantic_request, in turn "
             + "(no model needed)")
     List<String> scripted = new ArrayList<>();
 
     @Option(names = "--mcp-config", description = "an mcpServers JSON file whose servers' tools are served")
-    Path mcpConfig;
+    @Nullable Path mcpConfig;
 
     @Option(names = "--tools", split = ",", description = "serve only these tools (comma-separated)")
     List<String> allowed = new ArrayList<>();
@@ -179,7 +180,7 @@ public final class McpServerCommand implements Callable<Integer> {
         }
     }
 
-    private Engine engine() {
+    private @Nullable Engine engine() {
         if (model != null) {
             LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model).gpuLayers(gpuLayers);
             if (contextSize > 0) {
@@ -200,11 +201,11 @@ public final class McpServerCommand implements Callable<Integer> {
 
     /** What a started command owns; closing stops the server, then the orchestrator, engine, executor, toolbox. */
     public static final class Served implements AutoCloseable {
-        private PaganticMcpServer server;
-        private Orchestrator orchestrator;
-        private Engine engine;
-        private ToolExecutor executor;
-        private McpToolbox toolbox;
+        private @Nullable PaganticMcpServer server;
+        private @Nullable Orchestrator orchestrator;
+        private @Nullable Engine engine;
+        private @Nullable ToolExecutor executor;
+        private @Nullable McpToolbox toolbox;
 
         private Served() {
         }

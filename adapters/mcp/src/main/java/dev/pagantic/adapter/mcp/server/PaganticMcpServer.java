@@ -38,6 +38,7 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +75,7 @@ public final class PaganticMcpServer implements AutoCloseable {
     /** The default of {@link Builder#requestTimeout(Duration)}. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(10);
 
-    private final Tool requestTool; // null without an orchestrator
+    private final @Nullable Tool requestTool; // null without an orchestrator
     private final ToolExecutor executor;
     private final boolean ownsExecutor;
     private final String name;
@@ -82,9 +83,9 @@ public final class PaganticMcpServer implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Map<String, McpSchema.Tool> published = new LinkedHashMap<>(); // guarded by this
     private volatile ToolRegistry tools;
-    private McpSyncServer server;
-    private Server jetty;
-    private URI endpoint;
+    private @Nullable McpSyncServer server;
+    private @Nullable Server jetty;
+    private @Nullable URI endpoint;
 
     private sealed interface Transport permits Stdio, Http {
     }
@@ -95,7 +96,7 @@ public final class PaganticMcpServer implements AutoCloseable {
     private record Http(String host, int port) implements Transport {
     }
 
-    private PaganticMcpServer(Builder builder, Tool requestTool) {
+    private PaganticMcpServer(Builder builder, @Nullable Tool requestTool) {
         this.requestTool = requestTool;
         this.tools = served(builder.tools);
         this.ownsExecutor = builder.executor == null;
@@ -329,11 +330,11 @@ public final class PaganticMcpServer implements AutoCloseable {
     /** Builds a {@link PaganticMcpServer}; validated at {@link #build()}. */
     public static final class Builder {
         private ToolRegistry tools = ToolRegistry.empty();
-        private Orchestrator orchestrator;
-        private ToolExecutor executor;
+        private @Nullable Orchestrator orchestrator;
+        private @Nullable ToolExecutor executor;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private String name = "pagantic";
-        private Transport transport;
+        private @Nullable Transport transport;
 
         private Builder() {
         }

@@ -23,4 +23,7 @@
  *       forwards the upstream servers' list changes to its clients.</li>
  * </ul>
  */
+@NullMarked
 package dev.pagantic.adapter.mcp.server;
+
+import org.jspecify.annotations.NullMarked;

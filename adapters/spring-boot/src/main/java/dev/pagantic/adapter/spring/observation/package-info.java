@@ -4,4 +4,7 @@
  * It is a customizer rather than an orchestrator of its own, so that it combines with the application's customizers
  * and steps aside when the application declares its own {@code Orchestrator}.
  */
+@NullMarked
 package dev.pagantic.adapter.spring.observation;
+
+import org.jspecify.annotations.NullMarked;
