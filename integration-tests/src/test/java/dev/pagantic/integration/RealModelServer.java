@@ -29,6 +29,11 @@ final class RealModelServer implements AutoCloseable {
                 .drainTimeout(Duration.ofSeconds(5)).build().start();
     }
 
+    /** The served model's embedding of the text, computed in process, without the server. */
+    float[] embedInProcess(String text) {
+        return engine.embed(text);
+    }
+
     /** The base URL without {@code /v1}. */
     String baseUrl() {
         return server.baseUrl();

@@ -43,11 +43,13 @@ import tools.jackson.databind.json.JsonMapper;
  *       {@code max_tokens}), {@code seed} and {@code stop} (a string or up to 4 strings) become the request's
  *       inference settings, which reach the engine; {@code presence_penalty} and {@code frequency_penalty} (-2 to 2)
  *       engine options, as are llama-server's {@code top_k}, {@code min_p}, {@code repeat_penalty},
- *       {@code repeat_last_n} and {@code cache_prompt}. Ranges are OpenAI's, and so are the codes of a value outside
+ *       {@code repeat_last_n} and {@code cache_prompt}; {@code logit_bias} (token ids to biases from -100 to 100) is
+ *       the engine option of that name. Ranges are OpenAI's, and so are the codes of a value outside
  *       them ({@code decimal_above_max_value}, ...).</li>
  *   <li>{@code n} (1 to 128) is the number of choices ({@link ChatCompletionCall#choices()}).</li>
  *   <li>Refused (400 {@code unsupported_parameter}) rather than ignored, because ignoring them would change the
- *       answer: {@code logprobs}, {@code top_logprobs}, {@code logit_bias}, {@code audio}, {@code prediction},
+ *       answer: {@code logprobs} and {@code top_logprobs} (llama.cpp's {@code n_probs}, which aborts the JVM in
+ *       java-llama.cpp 4.2.0 at any value), {@code audio}, {@code prediction},
  *       {@code modalities} other than text, llama-server's {@code grammar} and its other sampling extensions
  *       ({@code mirostat}, {@code typical_p}, {@code dry_*}, {@code n_probs}, ...). Other fields ({@code user},
  *       {@code metadata}, {@code store}, ...) are ignored, as OpenAI-compatible servers do.</li>
@@ -330,7 +332,28 @@ final class ChatCompletionRequestMapper {
         if (body.hasNonNull("cache_prompt")) {
             options.put("cache_prompt", bool(body, "cache_prompt"));
         }
+        JsonNode logitBias = body.path("logit_bias");
+        if (logitBias.isObject() && !logitBias.isEmpty()) {
+            options.put("logit_bias", logitBias(logitBias));
+        }
         return hints.options(options).build();
+    }
+
+    /** OpenAI's {@code logit_bias}: token ids (decimal text) to biases from -100 to 100. */
+    private static Map<String, Object> logitBias(JsonNode biases) {
+        Map<String, Object> checked = new LinkedHashMap<>();
+        biases.properties().forEach(entry -> {
+            String token = entry.getKey();
+            require(token.matches("[0-9]{1,9}"), "logit_bias", "invalid_value", "'logit_bias' keys must be token "
+                    + "ids (whole numbers from 0): " + token);
+            JsonNode bias = entry.getValue();
+            require(bias.isNumber(), "logit_bias", "invalid_type", "'logit_bias' values must be numbers");
+            double value = bias.numberValue().doubleValue();
+            require(value >= -100 && value <= 100, "logit_bias", value > 100 ? "decimal_above_max_value"
+                    : "decimal_below_min_value", "'logit_bias' values must be from -100 to 100: " + bias.asString());
+            checked.put(String.valueOf(Integer.parseInt(token)), value);
+        });
+        return checked;
     }
 
     /** OpenAI's {@code stop}: a string or an array of up to 4 non-empty strings; none when absent. */
@@ -370,14 +393,16 @@ final class ChatCompletionRequestMapper {
     }
 
     private static void refuseUnsupported(JsonNode body) {
-        for (String field : List.of("logprobs", "top_logprobs", "logit_bias")) {
+        for (String field : List.of("logprobs", "top_logprobs")) {
             JsonNode value = body.path(field);
-            boolean unset = value.isMissingNode() || value.isNull() || (value.isBoolean() && !value.booleanValue())
-                    || (value.isObject() && value.isEmpty());
+            boolean unset = value.isMissingNode() || value.isNull() || (value.isBoolean() && !value.booleanValue());
             require(unset, field, "unsupported_parameter", "'" + field + "' is not supported by this server: the "
-                    + "llama.cpp binding it runs on is not yet proven safe with it, and ignoring it would change the "
-                    + "answer");
+                    + "llama.cpp binding aborts the whole process when asked for token probabilities, and ignoring it "
+                    + "would change the answer");
         }
+        JsonNode logitBias = body.path("logit_bias");
+        require(logitBias.isMissingNode() || logitBias.isNull() || logitBias.isObject(), "logit_bias",
+                "invalid_type", "'logit_bias' must be an object mapping token ids to biases");
         for (String field : List.of("audio", "prediction")) {
             require(!body.hasNonNull(field), field, "unsupported_parameter", "'" + field + "' is not supported");
         }

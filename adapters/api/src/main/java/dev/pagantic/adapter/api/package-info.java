@@ -51,8 +51,9 @@
  *       {@code stop} are the request's inference settings; {@code tool_choice}, {@code parallel_tool_calls} and the
  *       penalties pass to the engine as options; ranges are OpenAI's. {@code n} choices are runs of the request one
  *       after the other on the slot it holds (so later runs reuse the engine's prompt cache), choice {@code i} with
- *       seed {@code seed + i}. {@code logprobs}, {@code top_logprobs} and {@code logit_bias} are refused (400
- *       {@code unsupported_parameter}) rather than silently ignored.</li>
+ *       seed {@code seed + i}. {@code logit_bias} is the engine option of that name; {@code logprobs} and
+ *       {@code top_logprobs} are refused (400 {@code unsupported_parameter}) rather than silently ignored: the llama.cpp
+ *       binding aborts the JVM when asked for token probabilities.</li>
  *   <li>{@code stream: true} sends {@code chat.completion.chunk} events (role, content deltas, tool calls, the finish
  *       reason, with {@code stream_options.include_usage} a usage chunk) and {@code data: [DONE]}; tool calls as
  *       OpenAI streams them (index, id and name first, then the arguments in pieces). A client that

@@ -185,4 +185,19 @@ class ChatCompletionRequestMapperTest {
                     assertThat(failure.openAiCode()).isEqualTo("unsupported_parameter");
                 });
     }
+
+    @Test
+    void logitBiasBecomesTheEngineOptionAndLogprobsAreRefused() {
+        SystemRequest request = map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}],"
+                + "\"logit_bias\":{\"0042\":-100,\"7\":2.5}}").request();
+
+        assertThat(request.hints().settings().options()).containsEntry("logit_bias", Map.of("42", -100.0, "7", 2.5));
+        for (String field : new String[] {"\"logprobs\":true", "\"top_logprobs\":3"}) {
+            assertThatThrownBy(() -> map("{\"messages\":[{\"role\":\"user\",\"content\":\"?\"}]," + field + "}"))
+                    .isInstanceOfSatisfying(ApiFailure.class, failure -> {
+                        assertThat(failure.param()).isIn("logprobs", "top_logprobs");
+                        assertThat(failure.openAiCode()).isEqualTo("unsupported_parameter");
+                    });
+        }
+    }
 }

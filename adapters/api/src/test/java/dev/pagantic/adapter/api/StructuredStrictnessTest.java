@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The OpenAI endpoint's {@code json_schema} path is strict: content that breaks the schema is never a 200, and an
  * answer cut off at {@code max_tokens} is a 200 with {@code finish_reason: "length"} and the partial content, never an
- * upstream error (clients retry 5xx).
+ * upstream error (clients retry 5xx). pagantic retries it first while decoding samples (no {@code seed}); structured
+ * streams send the answer only once it is final, so a client never sees a discarded attempt.
  */
 class StructuredStrictnessTest {
 
@@ -52,8 +53,9 @@ class StructuredStrictnessTest {
     }
 
     @Test
-    void jsonCutOffAtMaxTokensIsA200WithFinishReasonLengthAndThePartialContent() {
-        ScriptedEngine engine = ScriptedEngine.replying("{\"sentiment\": \"positive\", \"score\": 7}");
+    void jsonCutOffAtMaxTokensIsRetriedWhileSamplingThenA200WithFinishReasonLengthAndThePartialContent() {
+        String answer = "{\"sentiment\": \"positive\", \"score\": 7}";
+        ScriptedEngine engine = ScriptedEngine.replying(answer, answer, answer);
         try (TestServer api = TestServer.start(engine)) {
             HttpResponse<String> response = api.post("/v1/chat/completions", chat("Analyze: good", SENTIMENT,
                     "\"max_tokens\":2"));
@@ -62,7 +64,20 @@ class StructuredStrictnessTest {
             JsonNode choice = json(response).path("choices").path(0);
             assertThat(choice.path("finish_reason").asString()).isEqualTo("length");
             assertThat(choice.path("message").path("content").asString()).isEqualTo("{\"sentiment\": \"positive\",");
-            assertThat(engine.callCount()).as("a cut-off answer is not retried").isEqualTo(1);
+            assertThat(engine.callCount()).as("every attempt the retry policy allows").isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aSeededJsonCutOffIsNotRetriedSinceTheSameSeedWouldCutItAgain() {
+        ScriptedEngine engine = ScriptedEngine.replying("{\"sentiment\": \"positive\", \"score\": 7}");
+        try (TestServer api = TestServer.start(engine)) {
+            HttpResponse<String> response = api.post("/v1/chat/completions", chat("Analyze: good", SENTIMENT,
+                    "\"max_tokens\":2", "\"seed\":42"));
+
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            assertThat(json(response).path("choices").path(0).path("finish_reason").asString()).isEqualTo("length");
+            assertThat(engine.callCount()).isEqualTo(1);
         }
     }
 
@@ -81,7 +96,8 @@ class StructuredStrictnessTest {
 
     @Test
     void aStreamedCutOffAnswerEndsWithFinishReasonLength() {
-        ScriptedEngine engine = ScriptedEngine.replying("{\"sentiment\": \"positive\", \"score\": 7}");
+        String answer = "{\"sentiment\": \"positive\", \"score\": 7}";
+        ScriptedEngine engine = ScriptedEngine.replying(answer, answer, answer);
         try (TestServer api = TestServer.start(engine)) {
             HttpResponse<String> response = api.post("/v1/chat/completions", chat("Analyze: good", SENTIMENT,
                     "\"max_tokens\":2", "\"stream\":true"));

@@ -78,11 +78,18 @@ final class Generation {
         return Optional.ofNullable(plan().tooling()).map(Tooling::format);
     }
 
+    /** The request as it reaches native code, its conversation in a shape the chat template accepts. */
     private Plan plan() {
         RequestOptions options = RequestOptions.of(request.settings().options());
         List<ToolDefinition> tools = options.toolChoice().mode() == RequestOptions.ToolChoice.Mode.NONE ? List.of()
                 : request.tools();
-        ToolFormat format = ToolFormats.detect(model.templates().source(!tools.isEmpty()));
+        String template = model.templates().source(!tools.isEmpty());
+        Plan plan = plan(options, tools, ToolFormats.detect(template));
+        ChatShape.requireAccepted(template, plan.messages());
+        return plan;
+    }
+
+    private Plan plan(RequestOptions options, List<ToolDefinition> tools, ToolFormat format) {
         List<Message> messages = format.history(request.messages());
         if (tools.isEmpty()) {
             return new Plan(options, null, constraint(), messages, tools);
@@ -287,7 +294,7 @@ final class Generation {
      * calls once they are parsed.
      */
     private static final class Output {
-        private final StreamHandler handler; // null: not streaming
+        private final StreamHandler handler;
         private final ToolFormat format; // null: no tools
         private final StringBuilder text = new StringBuilder();
         private String contentSent = "";
@@ -300,9 +307,6 @@ final class Generation {
 
         void add(String piece) {
             text.append(piece);
-            if (handler == null) {
-                return;
-            }
             if (format == null) {
                 handler.onContent(piece);
             } else {
@@ -312,10 +316,8 @@ final class Generation {
 
         /** Streams what the final reading adds to what was streamed, then the calls. */
         void finish(ToolReply reply) {
-            if (handler != null) {
-                send(reply);
-                reply.calls().forEach(handler::onToolCall);
-            }
+            send(reply);
+            reply.calls().forEach(handler::onToolCall);
         }
 
         /** Sends what extends the text and reasoning sent so far; anything else is left to the final result. */

@@ -164,13 +164,16 @@ public final class LlamaCppEngine implements Engine, EmbeddingModel {
 
     /** The prompt a request renders to, for the tests of this package. */
     String prompt(Request request) {
-        return new Generation(model, info.contextWindow(), CallContext.background(), request, null).prompt();
+        return generation(request).prompt();
     }
 
     /** The tool-call format a request with tools is answered in, for the tests of this package. */
     String toolFormat(Request request) {
-        return new Generation(model, info.contextWindow(), CallContext.background(), request, null).toolFormat()
-                .map(ToolFormat::name).orElse("none");
+        return generation(request).toolFormat().map(ToolFormat::name).orElse("none");
+    }
+
+    private Generation generation(Request request) {
+        return new Generation(model, info.contextWindow(), CallContext.background(), request, StreamHandler.NOOP);
     }
 
     /** The native model, for the tests of this package. */

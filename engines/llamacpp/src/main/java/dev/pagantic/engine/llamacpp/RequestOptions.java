@@ -11,12 +11,18 @@ import java.util.Set;
 /**
  * The engine-specific options a request may carry, checked in Java: each known option is applied to the sampler or
  * the chat template, and anything else is refused rather than passed to native code, where some parameters abort the
- * JVM ({@code n_probs} does in java-llama.cpp 4.2.0).
+ * JVM ({@code n_probs} does in java-llama.cpp 4.2.0, at any value: a JSON lookup of a missing key fails an
+ * assertion in native code once the first token is sampled; measured in {@code NativeAbortTest}).
  *
  * <ul>
  *   <li>{@code top_k} (a whole number), {@code min_p}, {@code repeat_penalty}, {@code presence_penalty},
  *       {@code frequency_penalty} (numbers within the float range), {@code repeat_last_n} (a whole number, at least
  *       -1): sampling;</li>
+ *   <li>{@code logit_bias}: a map from token id (its decimal text, as in OpenAI's JSON object) to a number within
+ *       the float range, added to that token's logit (-100 all but bans it). Ids outside the vocabulary are ignored,
+ *       as llama-server does. A NaN or infinite bias is refused: the binding writes it into its JSON parameters as
+ *       {@code NaN} or {@code Infinity}, and the native JSON parser's uncaught error aborts the JVM (measured in
+ *       {@code NativeAbortTest});</li>
  *   <li>{@code cache_prompt} (boolean, default true): reuse the evaluated prompt prefix of the slot's previous
  *       request;</li>
  *   <li>{@code tool_choice}: {@code auto} (default: answer or call a tool), {@code required} (call a tool in answer to
@@ -31,8 +37,8 @@ import java.util.Set;
  *   <li>{@code enable_thinking} (boolean): a chat-template switch, passed to the template.</li>
  * </ul>
  */
-record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolChoice toolChoice,
-                      boolean parallelToolCalls, boolean toolGrammar, Map<String, Object> templateSwitches) {
+record RequestOptions(Map<String, Object> sampling, Map<Integer, Float> logitBias, boolean cachePrompt,
+                      ToolChoice toolChoice, boolean parallelToolCalls, boolean toolGrammar, Map<String, Object> templateSwitches) {
 
     /**
      * How a request with tools may answer.
@@ -56,6 +62,7 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
     static RequestOptions of(Map<String, Object> options) {
         Map<String, Object> sampling = new LinkedHashMap<>();
         Map<String, Object> switches = new LinkedHashMap<>();
+        Map<Integer, Float> logitBias = Map.of();
         boolean cachePrompt = true;
         boolean parallelToolCalls = true;
         boolean toolGrammar = true;
@@ -69,6 +76,8 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
                 sampling.put(key, number(key, value));
             } else if (TEMPLATE_SWITCHES.contains(key)) {
                 switches.put(key, value);
+            } else if (key.equals("logit_bias")) {
+                logitBias = logitBias(value);
             } else if (key.equals("cache_prompt")) {
                 cachePrompt = bool(key, value);
             } else if (key.equals("tool_choice")) {
@@ -83,8 +92,8 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
                         .detail("option", key).build();
             }
         }
-        return new RequestOptions(Map.copyOf(sampling), cachePrompt, toolChoice, parallelToolCalls, toolGrammar,
-                Map.copyOf(switches));
+        return new RequestOptions(Map.copyOf(sampling), logitBias, cachePrompt, toolChoice, parallelToolCalls,
+                toolGrammar, Map.copyOf(switches));
     }
 
     void applyTo(InferenceParameters parameters) {
@@ -100,7 +109,33 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
                 default -> throw new IllegalStateException(key);
             }
         });
+        if (!logitBias.isEmpty()) {
+            parameters.setTokenIdBias(logitBias);
+        }
         parameters.setCachePrompt(cachePrompt);
+    }
+
+    /** OpenAI's {@code logit_bias}: token ids (decimal text, as options are JSON) to biases in the float range. */
+    private static Map<Integer, Float> logitBias(Object value) {
+        if (!(value instanceof Map<?, ?> entries)) {
+            throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option 'logit_bias' must map token ids to "
+                    + "biases: " + value).detail("option", "logit_bias").build();
+        }
+        Map<Integer, Float> biases = new LinkedHashMap<>();
+        entries.forEach((token, bias) -> biases.put(tokenId(token), number("logit_bias", bias).floatValue()));
+        return Map.copyOf(biases);
+    }
+
+    private static int tokenId(Object token) {
+        try {
+            if (token instanceof String text && Integer.parseInt(text) >= 0) {
+                return Integer.parseInt(text);
+            }
+        } catch (NumberFormatException notANumber) {
+            // refused below
+        }
+        throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "option 'logit_bias' has the key '" + token
+                + "', which is not a token id (a whole number from 0)").detail("option", "logit_bias").build();
     }
 
     /**
@@ -156,7 +191,7 @@ record RequestOptions(Map<String, Object> sampling, boolean cachePrompt, ToolCho
     }
 
     private static String known() {
-        return "top_k, min_p, repeat_penalty, presence_penalty, frequency_penalty, repeat_last_n, cache_prompt, "
-                + "tool_choice, parallel_tool_calls, tool_grammar, enable_thinking";
+        return "top_k, min_p, repeat_penalty, presence_penalty, frequency_penalty, repeat_last_n, logit_bias, "
+                + "cache_prompt, tool_choice, parallel_tool_calls, tool_grammar, enable_thinking";
     }
 }

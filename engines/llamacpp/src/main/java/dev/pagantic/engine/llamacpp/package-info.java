@@ -21,11 +21,15 @@
  *   <li><b>Nothing that aborts the JVM is reachable.</b> The chat template's JSON input is written by Jackson with
  *       every string made safe (lone surrogates, characters beyond U+FFFF, which the binding's return path garbles, and
  *       NUL, which native code takes for the end of the text); Jinja is always on, so tools in the template are safe;
- *       no chat template is chosen by name; request options are a closed list ({@code n_probs} aborts); embeddings use
- *       last-token pooling (mean pooling aborts on llama models). Numbers beyond the float range (a temperature or
- *       a penalty of {@code 1e300}) would reach the binding's JSON as {@code Infinity}, and a grammar terminal that
- *       can match U+0000 makes llama.cpp throw from the sampler: both abort the JVM and are refused in Java
- *       ({@code NativeInputGuard}, {@code RequestOptions}). Child-JVM tests ({@code NativeAbortTest},
+ *       no chat template is chosen by name; request options are a closed list ({@code n_probs}, OpenAI's
+ *       {@code logprobs}, aborts at any value); embeddings use last-token pooling (mean pooling aborts on llama
+ *       models). Numbers beyond the float range (a temperature or a penalty of {@code 1e300}) and NaN or infinite
+ *       logit biases would reach the binding's JSON as {@code Infinity} or {@code NaN}, and a grammar terminal that
+ *       can match U+0000 makes llama.cpp throw from the sampler: all abort the JVM and are refused in Java
+ *       ({@code NativeInputGuard}, {@code RequestOptions}). A chat template's {@code raise_exception} aborts the JVM
+ *       too, so for a template that calls it, a conversation in a shape such templates reject (a late system
+ *       message, an assistant message first, two user or assistant messages in a row) is refused before rendering
+ *       ({@code ChatShape}). Child-JVM tests ({@code NativeAbortTest},
  *       {@code NativeSafetyTest}) prove each.</li>
  *   <li><b>Cancellation from the generating thread.</b> The binding's {@code cancel()} from another thread hangs the
  *       waiting thread, and an abandoned generation blocks the model until its token budget is spent, so the engine

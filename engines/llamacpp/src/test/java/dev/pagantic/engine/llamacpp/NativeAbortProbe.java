@@ -1,10 +1,16 @@
 package dev.pagantic.engine.llamacpp;
 
+import de.kherud.llama.InferenceParameters;
+import de.kherud.llama.LlamaModel;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.inference.Request;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,8 +23,38 @@ public final class NativeAbortProbe {
     private NativeAbortProbe() {
     }
 
-    public static void main(String[] args) {
+    /**
+     * A chat template that raises on the conversation's shape, as Mistral's, Gemma's and others do: a system message
+     * only at the beginning, then user and assistant alternating from a user message.
+     */
+    static final String STRICT_TEMPLATE = """
+            {%- if messages[0]['role'] == 'system' -%}{%- set loop_messages = messages[1:] -%}\
+            {{- '<<SYS>>' + messages[0]['content'] + '<</SYS>>' -}}\
+            {%- else -%}{%- set loop_messages = messages -%}{%- endif -%}
+            {%- for message in loop_messages -%}
+            {%- if message['role'] == 'system' -%}\
+            {{- raise_exception('System message must be at the beginning.') -}}{%- endif -%}
+            {%- if loop.first and message['role'] != 'user' -%}\
+            {{- raise_exception('Conversation must start with a user message.') -}}{%- endif -%}
+            {%- if (message['role'] == 'user') != (loop.index0 % 2 == 0) -%}\
+            {{- raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') -}}{%- endif -%}
+            {%- if message['role'] == 'user' -%}{{- '[INST] ' + message['content'] + ' [/INST]' -}}\
+            {%- else -%}{{- message['content'] + eos_token -}}{%- endif -%}
+            {%- endfor -%}""";
+
+    /** Conversations whose shape {@link #STRICT_TEMPLATE} rejects, by name. */
+    static final Map<String, List<Message>> MISSHAPEN = Map.of(
+            "two-user-messages-in-a-row", List.of(Message.user("Hi"), Message.user("Are you there?")),
+            "a-second-system-message", List.of(Message.system("Be brief."), Message.user("Hi"),
+                    Message.assistant("Hello"), Message.system("Be verbose."), Message.user("Tell a story")),
+            "an-assistant-message-first", List.of(Message.assistant("Hello"), Message.user("Hi")));
+
+    public static void main(String[] args) throws IOException {
         String scenario = args[0];
+        if (scenario.startsWith("native-")) {
+            nativeOnly(scenario);
+            System.exit(0);
+        }
         try {
             System.out.println("SURVIVED " + run(scenario));
         } catch (PaganticException refused) {
@@ -45,8 +81,64 @@ public final class NativeAbortProbe {
             case "n-probs" -> engine(false).infer(request("Hi").option("n_probs", 5).build()).content();
             case "nul-in-message" -> engine(false).infer(request("a\0b").build()).content();
             case "embeddings-on-llama" -> String.valueOf(engine(true).embed("hello").length);
-            default -> throw new IllegalArgumentException(scenario);
+            case "template-alternating-chat" -> strictEngine().infer(Request.builder().addMessage(Message.system("Be "
+                    + "brief.")).addMessage(Message.user("Hi")).addMessage(Message.assistant("Hello"))
+                    .addMessage(Message.user("Tell a story")).temperature(0).maxTokens(4).build()).finishReason()
+                    .name();
+            default -> {
+                if (scenario.startsWith("template:")) {
+                    yield strictEngine().infer(Request.builder().messages(MISSHAPEN.get(scenario.substring(
+                            "template:".length()))).maxTokens(4).build()).content();
+                }
+                throw new IllegalArgumentException(scenario);
+            }
         };
+    }
+
+    /**
+     * Sends a value to the binding itself, without the engine's checks: shows what the engine must keep from native
+     * code. {@code native-template:<conversation>} renders one of {@link #MISSHAPEN} with {@link #STRICT_TEMPLATE};
+     * {@code native-n-probs:<n>} and {@code native-logit-bias:<bias>} generate with that {@code n_probs} or a bias on
+     * token 10.
+     */
+    private static void nativeOnly(String scenario) {
+        String kind = scenario.substring(0, scenario.indexOf(':'));
+        String value = scenario.substring(kind.length() + 1);
+        boolean template = kind.equals("native-template");
+        Path model = template ? strictModel() : TestModels.model(TestModels.STORIES);
+        try (LlamaModel raw = new LlamaModel(new ModelSpec(model, 256, 2, 0, 512, 1, 0, false).toParameters())) {
+            if (template) {
+                List<Message> messages = MISSHAPEN.get(value);
+                System.out.println("RENDERED " + raw.applyTemplate(PromptRenderer.input(messages, List.of(),
+                        Map.of()).toString()));
+                return;
+            }
+            InferenceParameters parameters = new InferenceParameters("Once upon a time").setNPredict(4);
+            if (kind.equals("native-n-probs")) {
+                parameters.setNProbs(Integer.parseInt(value));
+            } else {
+                parameters.setTokenIdBias(Map.of(10, Float.parseFloat(value)));
+            }
+            System.out.println("GENERATED " + raw.complete(parameters));
+        }
+    }
+
+    /** stories260K under {@link #STRICT_TEMPLATE}, in a temporary folder. */
+    private static Path strictModel() {
+        try {
+            Path folder = Files.createTempDirectory("pagantic-strict-template");
+            folder.toFile().deleteOnExit();
+            Path model = GgufFiles.withTemplate(TestModels.model(TestModels.STORIES), folder.resolve("strict.gguf"),
+                    STRICT_TEMPLATE);
+            model.toFile().deleteOnExit();
+            return model;
+        } catch (IOException failure) {
+            throw new java.io.UncheckedIOException(failure);
+        }
+    }
+
+    private static LlamaCppEngine strictEngine() {
+        return LlamaCppEngine.builder().modelPath(strictModel()).contextSize(256).threads(2).build();
     }
 
     private static Request.Builder request(String text) {

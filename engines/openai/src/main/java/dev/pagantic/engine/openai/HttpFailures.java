@@ -74,7 +74,7 @@ final class HttpFailures {
         } else if (status == 404) {
             builder = PaganticException.builder(ErrorCode.INFERENCE_MODEL_UNAVAILABLE, "model '" + model
                     + "' is not available at " + endpoint + " (HTTP 404: an unknown model, or a base URL that does"
-                    + " not serve /v1/chat/completions)" + quoted);
+                    + " not serve " + java.net.URI.create(endpoint).getPath() + ")" + quoted);
         } else if (status == 401 || status == 403) {
             builder = PaganticException.builder(ErrorCode.CONFIG_INVALID, "the server refused the credentials (HTTP "
                     + status + ")" + quoted + (apiKey.isEmpty()

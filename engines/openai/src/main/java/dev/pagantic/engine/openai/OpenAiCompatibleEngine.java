@@ -4,6 +4,7 @@ import dev.pagantic.core.CallContext;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.inference.Capability;
+import dev.pagantic.inference.EmbeddingModel;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.inference.ModelInfo;
 import dev.pagantic.inference.Request;
@@ -17,6 +18,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -66,11 +68,17 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code INFERENCE_MALFORMED_RESPONSE}. Every failure carries the details {@code endpoint} and {@code model}, and
  * {@code status} when the server answered; the API key never appears in a message or a detail.
  *
+ * <h2>Embeddings</h2>
+ * The engine is also an {@link EmbeddingModel} against the same server's {@code POST {baseUrl}/v1/embeddings}:
+ * {@link #embed(CallContext, String)}, and {@link #embedAll(CallContext, List)} for a batch in one request. The
+ * vectors travel as base64 (read as float arrays too, for servers that ignore {@code encoding_format}); cancellation,
+ * timeouts and failures are those of a chat call.
+ *
  * <h2>Lifecycle</h2>
  * Thread-safe: calls run concurrently on the engine's own {@link HttpClient}. {@link #close()} aborts calls in flight
  * and refuses later ones with {@code INFERENCE_ENGINE_CLOSED}.
  */
-public final class OpenAiCompatibleEngine implements Engine {
+public final class OpenAiCompatibleEngine implements Engine, EmbeddingModel {
 
     /** The default context window reported in {@link ModelInfo} when none is configured. */
     public static final int DEFAULT_CONTEXT_WINDOW = 8192;
@@ -83,6 +91,8 @@ public final class OpenAiCompatibleEngine implements Engine {
     private final URI endpoint;
     private final ConstraintMode constraintMode;
     private final ChatCall.Wiring wiring;
+    private final EmbeddingCall.Wiring embeddings;
+    private volatile int dimension;
     private final ScheduledThreadPoolExecutor timers;
     private final Set<Exchange> active;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -104,7 +114,6 @@ public final class OpenAiCompatibleEngine implements Engine {
         timers.setRemoveOnCancelPolicy(true);
         this.active = ConcurrentHashMap.newKeySet();
         JsonMapper json = JsonMapper.builder().build();
-        HttpFailures failures = new HttpFailures(endpoint.toString(), builder.modelName, builder.apiKey, json);
         HttpClient client = HttpClient.newBuilder()
                 .connectTimeout(builder.connectTimeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -112,10 +121,17 @@ public final class OpenAiCompatibleEngine implements Engine {
                 .version(endpoint.getScheme().equals("https") ? HttpClient.Version.HTTP_2
                         : HttpClient.Version.HTTP_1_1)
                 .build();
-        this.wiring = new ChatCall.Wiring(client, endpoint, headers, builder.requestTimeout,
-                new ChatRequestEncoder(json, builder.modelName, builder.constraintMode),
-                new ChatResponseDecoder(json, failures, builder.contextWindow), failures, timers, active,
+        HttpCall.Wiring http = new HttpCall.Wiring(client, headers, builder.requestTimeout, timers, active,
                 closed::get);
+        HttpFailures failures = new HttpFailures(endpoint.toString(), builder.modelName, builder.apiKey, json);
+        this.wiring = new ChatCall.Wiring(http, endpoint,
+                new ChatRequestEncoder(json, builder.modelName, builder.constraintMode),
+                new ChatResponseDecoder(json, failures, builder.contextWindow), failures);
+        URI embeddingsEndpoint = URI.create(endpoint.toString().replaceFirst("chat/completions$", "embeddings"));
+        HttpFailures embeddingFailures = new HttpFailures(embeddingsEndpoint.toString(), builder.modelName,
+                builder.apiKey, json);
+        this.embeddings = new EmbeddingCall.Wiring(http, embeddingsEndpoint, builder.modelName, json,
+                new ChatResponseDecoder(json, embeddingFailures, builder.contextWindow), embeddingFailures);
     }
 
     /** Starts building an engine; a base URL and a model name are required. */
@@ -150,6 +166,48 @@ public final class OpenAiCompatibleEngine implements Engine {
             throw wiring.failures().withEndpoint(refused);
         }
         return new ChatCall(wiring, context, request, handler).run();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Posts to {@code {baseUrl}/v1/embeddings} (the server must serve an embedding model under this engine's model
+     * name); failures are mapped as for chat, a 404 included ({@code INFERENCE_MODEL_UNAVAILABLE}).
+     */
+    @Override
+    public float[] embed(CallContext context, String text) {
+        return embedAll(context, List.of(text)).get(0);
+    }
+
+    /**
+     * The embeddings of several texts in one request, in their order.
+     *
+     * @throws PaganticException as {@link #embed(CallContext, String)}; {@code CONFIG_INVALID} for no texts
+     */
+    public List<float[]> embedAll(CallContext context, List<String> texts) {
+        Objects.requireNonNull(context, "context");
+        List<String> inputs = List.copyOf(texts);
+        requireOpen();
+        if (inputs.isEmpty()) {
+            throw PaganticException.of(ErrorCode.CONFIG_INVALID, "embedAll needs at least one text");
+        }
+        try {
+            context.throwIfDone();
+        } catch (PaganticException done) {
+            throw embeddings.failures().withEndpoint(done);
+        }
+        List<float[]> vectors = List.of(EmbeddingCall.run(embeddings, context, inputs));
+        dimension = vectors.get(0).length;
+        return vectors;
+    }
+
+    /** The dimension of the server's embeddings, learnt from the first embedding (asked for here if none yet). */
+    @Override
+    public int dimension() {
+        if (dimension == 0) {
+            embed(CallContext.background(), " ");
+        }
+        return dimension;
     }
 
     @Override

@@ -1,7 +1,8 @@
 /**
  * An {@link dev.pagantic.inference.Engine} that talks to an OpenAI-compatible chat completions endpoint over HTTP:
  * {@link dev.pagantic.engine.openai.OpenAiCompatibleEngine}, for llama.cpp's llama-server, vLLM, Ollama, LM Studio,
- * hosted APIs and pagantic's own HTTP adapter.
+ * hosted APIs and pagantic's own HTTP adapter. It is also an {@link dev.pagantic.inference.EmbeddingModel} against the
+ * same server's {@code /v1/embeddings}.
  *
  * <pre>{@code
  * try (OpenAiCompatibleEngine engine = OpenAiCompatibleEngine.builder()
@@ -38,6 +39,10 @@
  *       {@code reasoning_content} or {@code reasoning}, content as text parts, tool calls without ids, arguments as an
  *       object, a server that ignores {@code stream: true}, missing usage (estimated) are all accepted; missing
  *       choices or tool arguments that are not a JSON object are {@code INFERENCE_MALFORMED_RESPONSE}.</li>
+ *   <li><b>One exchange, two endpoints.</b> Chat and embeddings share the exchange under the call context
+ *       ({@code HttpCall}: cancellation, the one clock, closing, the error mapping); only what is sent and how the
+ *       answer is read differ. Embeddings are asked for as base64, a quarter of the JSON numbers' size, and read as
+ *       float arrays too, for a server that ignores {@code encoding_format}; a batch is one request.</li>
  *   <li><b>Secrets stay out of errors.</b> The API key is never put in a message or a detail, and is scrubbed from
  *       server messages that echo it; credentials in the base URL are refused at build time.</li>
  * </ul>
