@@ -1,7 +1,9 @@
 package dev.pagantic.distribution;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /** Runs {@code bin/pagantic} of the built distribution as a user's shell does: its own process, no Maven. */
@@ -84,13 +88,32 @@ final class Launcher {
         return finish(builder);
     }
 
+    /** Runs the launcher to its end with this standard input, without a class-data archive. */
+    static Run runWithInput(String input, String... args) {
+        try {
+            Path in = Files.createTempFile("pagantic-in", ".txt");
+            try {
+                Files.writeString(in, input, StandardCharsets.UTF_8);
+                return finish(command(args), in.toFile());
+            } finally {
+                Files.deleteIfExists(in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Runs the process to its end with empty standard input. */
     static Run finish(ProcessBuilder builder) {
+        return finish(builder, new File("/dev/null"));
+    }
+
+    private static Run finish(ProcessBuilder builder, File input) {
         try {
             Path out = Files.createTempFile("pagantic-out", ".txt");
             Path err = Files.createTempFile("pagantic-err", ".txt");
             try {
-                Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                Process process = builder.redirectInput(ProcessBuilder.Redirect.from(input))
                         .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
                 if (!process.waitFor(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
                     process.destroyForcibly();
@@ -108,6 +131,26 @@ final class Launcher {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
+        }
+    }
+
+    /**
+     * The address a server process prints when it serves: the first group of {@code serving} in a line of its output
+     * (its stderr redirected into stdout); null when the output ends first.
+     */
+    static @Nullable String servingAddress(Process server, Pattern serving) {
+        BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(),
+                StandardCharsets.UTF_8));
+        try {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                Matcher matched = serving.matcher(line);
+                if (matched.find()) {
+                    return matched.group(1);
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

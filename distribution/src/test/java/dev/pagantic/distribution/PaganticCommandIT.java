@@ -2,8 +2,6 @@ package dev.pagantic.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -110,7 +107,7 @@ class PaganticCommandIT {
         Process server = Launcher.command("serve", "--scripted", "Hi from the server.", "--port", "0")
                 .redirectErrorStream(true).start();
         try {
-            String base = CompletableFuture.supplyAsync(() -> address(server)).get(120, TimeUnit.SECONDS);
+            String base = CompletableFuture.supplyAsync(() -> Launcher.servingAddress(server, SERVING)).get(120, TimeUnit.SECONDS);
             assertThat(base).as("the address the server printed").isNotNull();
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
@@ -128,22 +125,6 @@ class PaganticCommandIT {
         }
     }
 
-    /** The address the server prints when it serves; null when its output ends first. */
-    private static String address(Process server) {
-        BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(),
-                StandardCharsets.UTF_8));
-        try {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                Matcher serving = SERVING.matcher(line);
-                if (serving.find()) {
-                    return serving.group(1);
-                }
-            }
-            return null;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     private static void writeString(Path file, String text) {
         try {

@@ -1,10 +1,13 @@
 package dev.pagantic.adapter.api;
 
+import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.RequestTimelines;
 import dev.pagantic.testkit.ScriptedEngine;
+import dev.pagantic.tool.Tool;
+import dev.pagantic.tool.ToolRegistry;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 
 /**
  * Runs the HTTP server from the command line ({@link ServerOptions#USAGE}):
@@ -33,6 +38,12 @@ public final class ApiServerMain {
     /** The newest events kept for {@code /v1/requests/{id}/events}. */
     static final int TIMELINE_CAPACITY = 1000;
 
+    /** What {@code --mcp-config} does where no launcher supplied the MCP client: it cannot start. */
+    static final BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> NO_MCP = (file, add) -> {
+        throw new IllegalArgumentException("--mcp-config needs the MCP client, which the distribution's pagantic "
+                + "command brings (this program runs the HTTP server alone)");
+    };
+
     private ApiServerMain() {
     }
 
@@ -52,6 +63,20 @@ public final class ApiServerMain {
      * @return 0 after {@code --help} or a shutdown, 2 for bad arguments, 1 when the server cannot start
      */
     public static int serve(List<String> args, PrintStream out, PrintStream err) {
+        return serve(args, out, err, NO_MCP);
+    }
+
+    /**
+     * Serves with an MCP client for {@code --mcp-config}. Adapters do not depend on each other, so the launcher that
+     * has the MCP adapter (the distribution's {@code pagantic serve}) supplies how a config file's tools are opened.
+     *
+     * @param mcpTools opens the servers of an {@code mcpServers} file, hands each of their tools (with its definition)
+     *                 to the consumer and returns what disconnects them, which the server runs when it stops; it
+     *                 throws naming the file or the server that failed
+     * @return as {@link #serve(List, PrintStream, PrintStream)}
+     */
+    public static int serve(List<String> args, PrintStream out, PrintStream err,
+                            BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         ServerOptions options;
         try {
             options = ServerOptions.parse(args, System.getenv());
@@ -66,7 +91,7 @@ public final class ApiServerMain {
         }
         Running running;
         try {
-            running = start(options, out);
+            running = start(options, out, mcpTools);
         } catch (RuntimeException failure) {
             err.println("pagantic serve: cannot start: " + failure.getMessage());
             return 1;
@@ -84,24 +109,45 @@ public final class ApiServerMain {
         return 0;
     }
 
+    /** {@link #start(ServerOptions, PrintStream, BiFunction)} without an MCP client. */
+    static Running start(ServerOptions options, PrintStream out) {
+        return start(options, out, NO_MCP);
+    }
+
     /**
-     * Builds the engine, orchestrator and server of the options and starts serving.
+     * Connects to the MCP servers of the options, builds the engine, orchestrator and server and starts serving.
      *
-     * @param options the parsed command line
-     * @param out     where the server's address is printed
+     * @param options  the parsed command line
+     * @param out      where the server's address is printed
+     * @param mcpTools opens the servers of {@code --mcp-config}
      * @return the running server and what it owns, closed together
      */
-    static Running start(ServerOptions options, PrintStream out) {
+    static Running start(ServerOptions options, PrintStream out,
+                         BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(mcpTools, "mcpTools");
+        if (options.model().isPresent() && !Files.isRegularFile(options.model().get())) {
+            throw new IllegalArgumentException("no model file at " + options.model().get());
+        }
+        ToolRegistry.Builder tools = ToolRegistry.builder();
+        // Before the model loads, so that a bad configuration fails at once.
+        Runnable mcp = options.mcpConfig().isPresent()
+                ? mcpTools.apply(options.mcpConfig().get(), (definition, tool) -> tools.add(tool)) : () -> { };
+        try {
+            return start(options, out, tools.build(), mcp);
+        } catch (RuntimeException failure) {
+            mcp.run();
+            throw failure;
+        }
+    }
+
+    private static Running start(ServerOptions options, PrintStream out, ToolRegistry tools, Runnable mcp) {
         RequestTimelines events = RequestTimelines.create(TIMELINE_CAPACITY);
         Engine engine;
         String modelName;
         TextEmbedder embedder = null;
         if (options.model().isPresent()) {
             Path model = options.model().get();
-            if (!Files.isRegularFile(model)) {
-                throw new IllegalArgumentException("no model file at " + model);
-            }
             // No runtime given: the engine loads the model into a private one and closes it with itself.
             LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model)
                     .parallel(options.maxConcurrent()).gpuLayers(options.gpuLayers()).embeddings(true);
@@ -127,6 +173,9 @@ public final class ApiServerMain {
             engine = script.build();
         }
         Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine).eventLog(events);
+        if (options.mcpConfig().isPresent()) {
+            orchestrator.tools(tools);
+        }
         if (!options.systemPrompt().isEmpty()) {
             orchestrator.systemPrompt(options.systemPrompt());
         }
@@ -137,7 +186,7 @@ public final class ApiServerMain {
             engine.close();
             throw invalid;
         }
-        Running running = new Running(engine, built);
+        Running running = new Running(engine, built, mcp);
         try {
             ApiServer.Builder server = ApiServer.builder().orchestrator(running.orchestrator).timelines(events)
                     .modelName(modelName).host(options.host()).port(options.port())
@@ -151,7 +200,7 @@ public final class ApiServerMain {
             }
             running.server = server.build().start();
         } catch (RuntimeException failure) {
-            running.close();
+            running.closeServing();
             throw failure;
         }
         out.println("pagantic API serving '" + modelName + "' at " + running.server.baseUrl()
@@ -159,15 +208,19 @@ public final class ApiServerMain {
         return running;
     }
 
-    /** A started server with the orchestrator and engine it owns; closing stops them in order. */
+    /**
+     * A started server with the orchestrator, engine and MCP connections it owns; closing stops them in order.
+     */
     static final class Running implements AutoCloseable {
         private final Engine engine;
         private final Orchestrator orchestrator;
+        private final Runnable mcp;
         private ApiServer server;
 
-        private Running(Engine engine, Orchestrator orchestrator) {
+        private Running(Engine engine, Orchestrator orchestrator, Runnable mcp) {
             this.engine = engine;
             this.orchestrator = orchestrator;
+            this.mcp = mcp;
         }
 
         ApiServer server() {
@@ -176,6 +229,15 @@ public final class ApiServerMain {
 
         @Override
         public void close() {
+            try {
+                closeServing();
+            } finally {
+                mcp.run();
+            }
+        }
+
+        /** Stops the server, the orchestrator and the engine; the MCP connections are the caller's to close. */
+        private void closeServing() {
             if (server != null) {
                 server.close();
             }

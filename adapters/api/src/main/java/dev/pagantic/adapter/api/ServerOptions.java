@@ -27,11 +27,12 @@ import java.util.Optional;
  * @param queueSize          the most requests waiting for a slot (429 beyond)
  * @param queueTimeoutSeconds how long a request may wait for a slot (429 after)
  * @param aliases            other model names the served model answers to
+ * @param mcpConfig          an {@code mcpServers} JSON file whose servers' tools the model is offered; empty for none
  */
 record ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
                      int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
                      boolean help, int idleTimeoutSeconds, int minRequestRate, int queueSize,
-                     int queueTimeoutSeconds, List<String> aliases) {
+                     int queueTimeoutSeconds, List<String> aliases, Optional<Path> mcpConfig) {
 
     /** The options without the slow-client settings, which take their defaults. */
     ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
@@ -39,7 +40,8 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
                   boolean help) {
         this(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers, systemPrompt, help,
                 (int) ApiServer.DEFAULT_IDLE_TIMEOUT.toSeconds(), (int) ApiServer.DEFAULT_MIN_REQUEST_DATA_RATE,
-                ApiServer.DEFAULT_QUEUE_SIZE, (int) ApiServer.DEFAULT_QUEUE_TIMEOUT.toSeconds(), List.of());
+                ApiServer.DEFAULT_QUEUE_SIZE, (int) ApiServer.DEFAULT_QUEUE_TIMEOUT.toSeconds(), List.of(),
+                Optional.empty());
     }
 
     static final String USAGE = String.join("\n",
@@ -60,6 +62,9 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             "  --threads N           llama.cpp CPU threads (default: all processors)",
             "  --gpu-layers N        layers to offload to a GPU (default 0)",
             "  --system-prompt TEXT  system prompt of conversations that bring none",
+            "  --mcp-config FILE     offer the model the tools of the MCP servers in this mcpServers JSON",
+            "                        file (the Claude Desktop shape); they run server-side, like the",
+            "                        orchestrator's own tools, and stop with the server",
             "  --idle-timeout SECS   close connections silent this long, e.g. slow clients (default 30)",
             "  --min-request-rate B  refuse request bodies arriving slower than B bytes/s with 408",
             "                        (default 1024; 0 for no minimum)",
@@ -72,6 +77,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(systemPrompt, "systemPrompt");
         aliases = List.copyOf(aliases);
+        Objects.requireNonNull(mcpConfig, "mcpConfig");
     }
 
     /**
@@ -96,6 +102,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
         int queueSize = ApiServer.DEFAULT_QUEUE_SIZE;
         int queueTimeout = (int) ApiServer.DEFAULT_QUEUE_TIMEOUT.toSeconds();
         List<String> aliases = new ArrayList<>();
+        Optional<Path> mcpConfig = Optional.empty();
         for (int i = 0; i < args.size(); i++) {
             String option = args.get(i);
             switch (option) {
@@ -122,6 +129,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
                 case "--queue-size" -> queueSize = number(args, ++i, option, 0, 100_000);
                 case "--queue-timeout" -> queueTimeout = number(args, ++i, option, 0, 86_400);
                 case "--alias" -> aliases.add(value(args, ++i, option));
+                case "--mcp-config" -> mcpConfig = Optional.of(Path.of(value(args, ++i, option)));
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'");
             }
         }
@@ -135,7 +143,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             maxConcurrent = model.isPresent() ? 1 : 4;
         }
         return new ServerOptions(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers,
-                systemPrompt, false, idleTimeout, minRequestRate, queueSize, queueTimeout, aliases);
+                systemPrompt, false, idleTimeout, minRequestRate, queueSize, queueTimeout, aliases, mcpConfig);
     }
 
     private static String value(List<String> args, int index, String option) {

@@ -76,6 +76,16 @@ class ApiServerMainTest {
     }
 
     @Test
+    void anMcpConfigNeedsTheMcpClientThatOnlyTheDistributionBrings() {
+        ServerOptions options = ApiServerMain.options("--scripted", "x", "--port", "0", "--mcp-config", "mcp.json");
+
+        assertThat(options.mcpConfig()).contains(Path.of("mcp.json"));
+        assertThatThrownBy(() -> ApiServerMain.start(options,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+                .hasMessageContaining("--mcp-config needs the MCP client");
+    }
+
+    @Test
     void aModelFileThatIsNotThereIsAnErrorBeforeAnythingStarts() {
         assertThatThrownBy(() -> ApiServerMain.start(ApiServerMain.options("--model", "no/such.gguf", "--port", "0"),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))

@@ -1,5 +1,7 @@
 package dev.pagantic.adapter.cli;
 
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.memory.FileConversationStore;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
@@ -7,12 +9,17 @@ import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.RequestTimelines;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
+import dev.pagantic.tool.ToolRegistry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -52,6 +59,27 @@ final class ChatCommand extends ModelCommand {
             description = "Read prompts line by line from standard input, one turn each, in one session.")
     private boolean interactive;
 
+    @Option(names = "--mcp-config", paramLabel = "FILE", order = 4,
+            description = "Offer the model the tools of the MCP servers in this mcpServers JSON file (the Claude "
+                    + "Desktop shape); the servers start before the model loads and stop when the command ends.")
+    private Path mcpConfig;
+
+    @Option(names = "--tools", paramLabel = "NAME", split = ",", order = 5,
+            description = "Offer only these tools of --mcp-config (comma-separated); a name no server offers is an "
+                    + "error.")
+    private List<String> toolNames = new ArrayList<>();
+
+    @Option(names = "--tool-choice", paramLabel = "CHOICE", order = 6,
+            description = "auto (the model answers or calls a tool), required (it must call one first) or none "
+                    + "(default: auto).")
+    private ToolChoice toolChoice;
+
+    /** The values of {@code --tool-choice}, as the engines' {@code tool_choice} option spells them. */
+    enum ToolChoice { auto, required, none }
+
+    /** The tools of {@code --mcp-config}; null without it. */
+    private ToolRegistry mcpTools;
+
     /** Whether the current reply printed anything as it streamed (written on the generating thread). */
     private volatile boolean streamed;
 
@@ -68,6 +96,34 @@ final class ChatCommand extends ModelCommand {
         if (sessionDirectory != null && session == null) {
             throw new ParameterException(spec.commandLine(), "--session-dir needs --session ID");
         }
+        if ((toolChoice != null || !toolNames.isEmpty()) && mcpConfig == null) {
+            throw new ParameterException(spec.commandLine(), (toolChoice != null ? "--tool-choice" : "--tools")
+                    + " needs tools: give --mcp-config FILE");
+        }
+    }
+
+    @Override
+    ExecutionHints hints(ExecutionHints shared) {
+        return toolChoice == null ? shared : shared.toBuilder().option("tool_choice", toolChoice.name()).build();
+    }
+
+    @Override
+    void connect() {
+        if (mcpConfig != null) {
+            ToolRegistry.Builder tools = ToolRegistry.builder();
+            Set<String> wanted = new LinkedHashSet<>(toolNames);
+            Runnable disconnect = invocation.mcpTools().apply(mcpConfig, (definition, tool) -> {
+                if (toolNames.isEmpty() || wanted.remove(definition.name())) {
+                    tools.add(tool);
+                }
+            });
+            own(disconnect::run);
+            if (!wanted.isEmpty()) {
+                throw PaganticException.builder(ErrorCode.CONFIG_INVALID, "--tools names " + wanted
+                        + ", which no server of " + mcpConfig + " offers").detail("tools", List.copyOf(wanted)).build();
+            }
+            mcpTools = tools.build();
+        }
     }
 
     @Override
@@ -77,6 +133,9 @@ final class ChatCommand extends ModelCommand {
 
     @Override
     void configure(Orchestrator.Builder builder) {
+        if (mcpTools != null) {
+            builder.tools(mcpTools);
+        }
         if (sessionDirectory != null) {
             // A store given to the orchestrator is not closed by it; the command closes it after the orchestrator.
             builder.conversationStore(own(FileConversationStore.builder().directory(sessionDirectory).build()));

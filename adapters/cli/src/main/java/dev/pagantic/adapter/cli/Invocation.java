@@ -1,10 +1,17 @@
 package dev.pagantic.adapter.cli;
 
 import dev.pagantic.core.Cancellation;
+import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.tool.Tool;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.locks.Lock;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 
 /**
  * What one run of the command works with: its streams, where engines come from, and the cancellation that Ctrl-C
@@ -20,9 +27,18 @@ import java.util.concurrent.locks.Lock;
  * @param cancellation cancels the request in flight (Ctrl-C)
  * @param inFlight     held while a request runs and its outcome is printed, so that Ctrl-C can wait for the
  *                     cancelled request to report itself, and need not wait at an idle prompt
+ * @param mcpTools     opens the tools of an {@code --mcp-config} file ({@link PaganticCli#main(String[], java.util.List,
+ *                     BiFunction)}); {@link #NO_MCP} when the command runs without the MCP adapter
  */
 record Invocation(InputStream in, PrintStream out, PrintStream err, boolean terminal, EngineFactory engines,
-                  Cancellation cancellation, Lock inFlight) {
+                  Cancellation cancellation, Lock inFlight,
+                  BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
+
+    /** What {@code --mcp-config} does where no launcher supplied the MCP client: a configuration error. */
+    static final BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> NO_MCP = (file, add) -> {
+        throw PaganticException.of(ErrorCode.CONFIG_INVALID, "--mcp-config needs the MCP client, which the "
+                + "distribution's pagantic command brings (this program runs the command line alone)");
+    };
 
     Invocation {
         Objects.requireNonNull(in, "in");
@@ -31,5 +47,12 @@ record Invocation(InputStream in, PrintStream out, PrintStream err, boolean term
         Objects.requireNonNull(engines, "engines");
         Objects.requireNonNull(cancellation, "cancellation");
         Objects.requireNonNull(inFlight, "inFlight");
+        Objects.requireNonNull(mcpTools, "mcpTools");
+    }
+
+    /** An invocation without the MCP client. */
+    Invocation(InputStream in, PrintStream out, PrintStream err, boolean terminal, EngineFactory engines,
+               Cancellation cancellation, Lock inFlight) {
+        this(in, out, err, terminal, engines, cancellation, inFlight, NO_MCP);
     }
 }

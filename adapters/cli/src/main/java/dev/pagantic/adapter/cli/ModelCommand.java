@@ -60,18 +60,21 @@ abstract class ModelCommand implements Callable<Integer> {
      */
     @Override
     public final Integer call() {
-        ExecutionHints hints = request.hints();
         prepare();
+        ExecutionHints hints = hints(request.hints());
         String text = readsPromptItself() ? "" : promptText();
         RequestTimelines timeline = RequestTimelines.create(16);
-        try (Engine opened = invocation.engines().open(engine.orElse(root.engine()), invocation)) {
-            Orchestrator.Builder builder = Orchestrator.builder()
-                    .engine(opened)
-                    .eventLog(timeline);
-            request.system().ifPresent(builder::systemPrompt);
-            configure(builder);
-            try (Orchestrator orchestrator = builder.build()) {
-                return run(orchestrator, timeline, hints, text);
+        try {
+            connect();
+            try (Engine opened = invocation.engines().open(engine.orElse(root.engine()), invocation)) {
+                Orchestrator.Builder builder = Orchestrator.builder()
+                        .engine(opened)
+                        .eventLog(timeline);
+                request.system().ifPresent(builder::systemPrompt);
+                configure(builder);
+                try (Orchestrator orchestrator = builder.build()) {
+                    return run(orchestrator, timeline, hints, text);
+                }
             }
         } finally {
             closeOwned();
@@ -98,6 +101,18 @@ abstract class ModelCommand implements Callable<Integer> {
 
     /** Reads and checks the command's own input before the engine is opened; nothing by default. */
     void prepare() {
+    }
+
+    /** The hints of the requests: the shared options' ({@code shared}) with the command's own added. */
+    ExecutionHints hints(ExecutionHints shared) {
+        return shared;
+    }
+
+    /**
+     * Connects to what the command needs besides the engine (MCP servers), before the engine is opened, so that a bad
+     * configuration fails before a model loads; what it opens is {@linkplain #own owned}. Nothing by default.
+     */
+    void connect() {
     }
 
     /** Adds the command's settings to the orchestrator; nothing by default. */

@@ -3,18 +3,23 @@ package dev.pagantic.adapter.cli;
 import dev.pagantic.core.Cancellation;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.tool.Tool;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -58,6 +63,23 @@ public final class PaganticCli {
      * @param subcommands picocli command objects (or {@link CommandLine}s), added after the built-in ones
      */
     public static void main(String[] args, List<?> subcommands) {
+        main(args, subcommands, Invocation.NO_MCP);
+    }
+
+    /**
+     * Runs the command with further subcommands and an MCP client for {@code chat --mcp-config}, and exits the JVM
+     * with its exit code. Adapters do not depend on each other, so the launcher that has the MCP adapter supplies
+     * how a config file's tools are opened.
+     *
+     * @param args        the command line, without the program name
+     * @param subcommands picocli command objects (or {@link CommandLine}s), added after the built-in ones
+     * @param mcpTools    opens the servers of an {@code mcpServers} file, hands each of their tools (with its
+     *                    definition) to the consumer and returns what disconnects them, which the command runs
+     *                    when it ends; it throws a {@link PaganticException} naming the file or the server that
+     *                    failed
+     */
+    public static void main(String[] args, List<?> subcommands,
+                            BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
         Cancellation cancellation = new Cancellation();
@@ -65,7 +87,7 @@ public final class PaganticCli {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> cancelAndWait(cancellation, inFlight),
                 "pagantic-ctrl-c"));
         Invocation invocation = new Invocation(System.in, out, err, System.console() != null, new EngineSelection(),
-                cancellation, inFlight);
+                cancellation, inFlight, mcpTools);
         int code = execute(args, invocation, subcommands);
         System.exit(code);
     }
@@ -92,8 +114,17 @@ public final class PaganticCli {
      * @return the exit code
      */
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        return run(args, in, out, err, Invocation.NO_MCP);
+    }
+
+    /**
+     * Runs the command with the given streams and MCP client ({@link #main(String[], List, BiFunction)}) and returns
+     * its exit code; never exits the JVM.
+     */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err,
+                          BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         return execute(args, new Invocation(in, out, err, false, new EngineSelection(), new Cancellation(),
-                new ReentrantLock()));
+                new ReentrantLock(), mcpTools));
     }
 
     /** Runs the command in the invocation (whose engine factory tests may replace) and returns its exit code. */

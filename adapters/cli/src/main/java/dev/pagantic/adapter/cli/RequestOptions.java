@@ -5,7 +5,9 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
@@ -41,6 +43,12 @@ public final class RequestOptions {
             description = "The deadline of each request, in seconds (fractions allowed); exit code 130 when it "
                     + "passes (default: none).")
     private @Nullable Double timeoutSeconds;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE", order = 14,
+            description = "An engine option of the request, repeatable: llama.cpp's top_k, min_p, repeat_penalty, "
+                    + "tool_choice, parallel_tool_calls, ...; true, false and numbers are read as such (default: "
+                    + "none).")
+    private Map<String, String> options = new LinkedHashMap<>();
 
     @Option(names = "--json", order = 15,
             description = "Print the whole response as JSON (the facade's wire form) instead of the plain rendering.")
@@ -86,6 +94,7 @@ public final class RequestOptions {
             hints.seed(seed);
         }
         hints.stop(stop);
+        options.forEach((key, value) -> hints.option(key, scalar(value)));
         if (timeoutSeconds != null) {
             if (!Double.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
                 throw PaganticException.of(ErrorCode.CONFIG_INVALID,
@@ -94,5 +103,22 @@ public final class RequestOptions {
             hints.timeout(Duration.ofNanos(Math.max(1, Math.round(timeoutSeconds * 1e9))));
         }
         return hints.build();
+    }
+
+    /** An option's value as its JSON scalar: a boolean, a whole or decimal number, else the text itself. */
+    static Object scalar(String value) {
+        if (value.equals("true") || value.equals("false")) {
+            return Boolean.valueOf(value);
+        }
+        try {
+            return Long.valueOf(value);
+        } catch (NumberFormatException notWhole) {
+            try {
+                double number = Double.parseDouble(value);
+                return Double.isFinite(number) && !value.endsWith("d") && !value.endsWith("f") ? number : value;
+            } catch (NumberFormatException notANumber) {
+                return value;
+            }
+        }
     }
 }

@@ -77,6 +77,35 @@ class ChatCommandTest {
     }
 
     @Test
+    void engineOptionsAndTheToolChoiceReachTheEngineAsJsonScalars() {
+        ScriptedEngine engine = ScriptedEngine.replying("ok");
+
+        Cli.Run run = Cli.runWithEngine(engine, "", "chat", "--option", "top_k=40", "--option", "min_p=0.05",
+                "--option", "parallel_tool_calls=false", "--option", "grammar_mode=lazy", "question");
+
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(engine.requests().get(0).settings().options()).containsEntry("top_k", 40L)
+                .containsEntry("min_p", 0.05).containsEntry("parallel_tool_calls", false)
+                .containsEntry("grammar_mode", "lazy");
+    }
+
+    @Test
+    void mcpConfigNeedsTheMcpClientThatOnlyTheDistributionBrings() {
+        Cli.Run run = Cli.run("--scripted", "unused", "chat", "--mcp-config", "mcp.json", "hi");
+
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.err()).contains("CONFIG_INVALID", "--mcp-config needs the MCP client");
+    }
+
+    @Test
+    void aToolWhitelistWithoutAnMcpConfigIsAUsageError() {
+        Cli.Run run = Cli.run("--scripted", "unused", "chat", "--tools", "echo", "hi");
+
+        assertThat(run.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("--tools needs tools: give --mcp-config FILE");
+    }
+
+    @Test
     void interactiveChatIsOneSessionInWhichTurnTwoSeesTurnOne() {
         ScriptedEngine engine = ScriptedEngine.replying("Nice to meet you, Ann.", "Your name is Ann.");
 

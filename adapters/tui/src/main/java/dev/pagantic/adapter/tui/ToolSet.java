@@ -46,7 +46,12 @@ record ToolSet(ToolRegistry registry, List<ToolDefinition> definitions) {
 
         /** Registers a tool. */
         Builder add(ToolDefinition definition, Tool.Handler handler) {
-            registry.add(Tool.builder(definition).handler(handler).build());
+            return add(definition, Tool.builder(definition).handler(handler).build());
+        }
+
+        /** Registers a tool built elsewhere (an MCP server's), with its definition. */
+        Builder add(ToolDefinition definition, Tool tool) {
+            registry.add(tool);
             definitions.add(definition);
             return this;
         }

@@ -1,9 +1,14 @@
 package dev.pagantic.adapter.tui;
 
 import dev.pagantic.core.PaganticException;
+import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
+import dev.pagantic.tool.Tool;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
@@ -52,6 +57,21 @@ public final class TuiMain {
      *         the engine or terminal could not be set up
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, TuiWiring.NO_MCP);
+    }
+
+    /**
+     * Runs the chat with an MCP client for {@code --mcp-config}. Adapters do not depend on each other, so the launcher
+     * that has the MCP adapter (the distribution's {@code pagantic tui}) supplies how a config file's tools are
+     * opened.
+     *
+     * @param mcpTools opens the servers of an {@code mcpServers} file, hands each of their tools (with its definition)
+     *                 to the consumer and returns what disconnects them, which the chat runs when it ends; it throws
+     *                 a {@link PaganticException} naming the file or the server that failed
+     * @return as {@link #run(String[], PrintStream, PrintStream)}
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err,
+                          BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         TuiOptions options;
         try {
             options = TuiOptions.parse(args);
@@ -65,7 +85,7 @@ public final class TuiMain {
             return 0;
         }
         try (Terminal terminal = TerminalBuilder.builder().name("pagantic").system(true).build()) {
-            return chat(options, terminal);
+            return chat(options, terminal, mcpTools);
         } catch (IOException terminalFailed) {
             err.println("pagantic tui: the terminal failed: " + terminalFailed.getMessage());
             return FAILURE;
@@ -83,9 +103,14 @@ public final class TuiMain {
 
     /** Wires the engine the options describe and runs the chat on the terminal. */
     static int chat(TuiOptions options, Terminal terminal) {
+        return chat(options, terminal, TuiWiring.NO_MCP);
+    }
+
+    private static int chat(TuiOptions options, Terminal terminal,
+                            BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         TuiWiring wiring;
         try {
-            wiring = TuiWiring.create(options, terminal.writer());
+            wiring = TuiWiring.create(options, terminal.writer(), mcpTools);
         } catch (PaganticException setupFailed) {
             terminal.writer().println("pagantic tui: " + setupFailed.getMessage());
             terminal.writer().flush();

@@ -28,11 +28,13 @@ import java.util.Optional;
  * @param maxTokens      the most tokens per reply ({@value #DEFAULT_MAX_TOKENS} unless given)
  * @param timeout        the deadline of each turn; zero for none
  * @param demoTools      whether the demo {@code get_weather} tool is registered (always in scripted mode)
+ * @param mcpConfig      an {@code mcpServers} JSON file whose servers' tools the model is offered; empty for none
  * @param help           whether only the usage was asked for
  */
 record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<String> modelName, int contextSize,
                   int threads, int gpuLayers, List<ScriptStep> script, Duration slowPerToken,
-                  Optional<String> systemPrompt, int maxTokens, Duration timeout, boolean demoTools, boolean help) {
+                  Optional<String> systemPrompt, int maxTokens, Duration timeout, boolean demoTools,
+                  Optional<Path> mcpConfig, boolean help) {
 
     /**
      * The default most tokens per reply: a reply of a chat, with room left in a small model's context window for the
@@ -45,7 +47,8 @@ record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<Stri
             usage: pagantic tui (--model FILE.gguf [--ctx-size N] [--threads N] [--gpu-layers N]
                                  | --endpoint URL --model-name NAME
                                  | --scripted TEXT... [--scripted-tool NAME:JSON]... [--slow-ms N])
-                                [--demo-tools] [--system TEXT] [--max-tokens N] [--timeout SECONDS]
+                                [--demo-tools] [--mcp-config FILE] [--system TEXT] [--max-tokens N]
+                                [--timeout SECONDS]
               --model FILE         run this GGUF model in process (llama.cpp)
               --ctx-size N         the model's context window (default 2048)
               --threads N          CPU threads of the model (default: all cores)
@@ -54,6 +57,8 @@ record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<Stri
                                    Ollama, pagantic serve); the API key comes from $OPENAI_API_KEY
               --model-name NAME    the model's name at the endpoint
               --demo-tools         offer the demo get_weather tool to the model
+              --mcp-config FILE    offer the model the tools of the MCP servers in this mcpServers
+                                   JSON file (the Claude Desktop shape); they stop with the chat
               --scripted TEXT...   no model: answer these texts, one per model call, in order
               --scripted-tool NAME:JSON
                                    no model: the next model call asks for this tool, e.g.
@@ -74,6 +79,7 @@ record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<Stri
         script = List.copyOf(script);
         Objects.requireNonNull(slowPerToken, "slowPerToken");
         Objects.requireNonNull(systemPrompt, "systemPrompt");
+        Objects.requireNonNull(mcpConfig, "mcpConfig");
     }
 
     /** Whether the engine is the script rather than a model. */
@@ -99,6 +105,7 @@ record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<Stri
         String system = null;
         int maxTokens = DEFAULT_MAX_TOKENS;
         boolean demoTools = false;
+        Path mcpConfig = null;
         boolean help = false;
         int i = 0;
         while (i < args.length) {
@@ -112,6 +119,7 @@ record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<Stri
                 case "--model-name" -> modelName = value(args, i++, option);
                 case "--timeout" -> timeout = seconds(args, i++, option);
                 case "--demo-tools" -> demoTools = true;
+                case "--mcp-config" -> mcpConfig = Path.of(value(args, i++, option));
                 case "--scripted" -> {
                     int first = i;
                     while (i < args.length && !args[i].startsWith("--")) {
@@ -148,7 +156,7 @@ record TuiOptions(Optional<Path> model, Optional<String> endpoint, Optional<Stri
         boolean scripted = model == null && endpoint == null;
         return new TuiOptions(Optional.ofNullable(model), Optional.ofNullable(endpoint), Optional.ofNullable(modelName),
                 contextSize, threads, gpuLayers, script, slow, Optional.ofNullable(system), maxTokens, timeout,
-                demoTools || scripted, help);
+                demoTools || scripted, Optional.ofNullable(mcpConfig), help);
     }
 
     private static String value(String[] args, int index, String option) {

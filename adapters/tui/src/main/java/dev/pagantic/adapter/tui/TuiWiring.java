@@ -1,51 +1,85 @@
 package dev.pagantic.adapter.tui;
 
+import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.engine.llamacpp.LlamaCppEngine;
 import dev.pagantic.engine.openai.OpenAiCompatibleEngine;
 import dev.pagantic.inference.Engine;
 import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.testkit.SlowEngine;
+import dev.pagantic.tool.Tool;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 
 /**
  * What the command line wires up: the engine (a llama.cpp model, or the testkit's scripted engine, slowed down on
- * request), the tools, and the orchestrator over them. Closing it closes all of them.
+ * request), the tools (the demo tool and those of {@code --mcp-config}), and the orchestrator over them. Closing it
+ * closes all of them.
  */
 final class TuiWiring implements AutoCloseable {
+
+    /** What {@code --mcp-config} does where no launcher supplied the MCP client: a configuration error. */
+    static final BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> NO_MCP = (file, add) -> {
+        throw TuiOptions.invalid("--mcp-config needs the MCP client, which the distribution's pagantic command "
+                + "brings (this program runs the terminal chat alone)");
+    };
 
     private final Engine engine;
     private final ToolSet tools;
     private final Orchestrator orchestrator;
+    private final Runnable mcp;
 
-    private TuiWiring(Engine engine, ToolSet tools, Orchestrator orchestrator) {
+    private TuiWiring(Engine engine, ToolSet tools, Orchestrator orchestrator, Runnable mcp) {
         this.engine = engine;
         this.tools = tools;
         this.orchestrator = orchestrator;
+        this.mcp = mcp;
+    }
+
+    /** {@link #create(TuiOptions, PrintWriter, BiFunction)} without an MCP client. */
+    static TuiWiring create(TuiOptions options, PrintWriter status) {
+        return create(options, status, NO_MCP);
     }
 
     /**
-     * Builds the engine, the tools and the orchestrator the options describe. Loading a model may take seconds: the
-     * status writer says so.
+     * Builds the tools, the engine and the orchestrator the options describe. The MCP servers of
+     * {@code --mcp-config} start first, so that a bad configuration fails before a model loads. Loading a model may
+     * take seconds: the status writer says so.
      *
+     * @param mcpTools opens the servers of an {@code mcpServers} file and hands over their tools (see
+     *                 {@link TuiMain#run(String[], java.io.PrintStream, java.io.PrintStream, BiFunction)})
      * @throws dev.pagantic.core.PaganticException {@code INFERENCE_MODEL_UNAVAILABLE} for a model that cannot be
-     *                                             loaded, {@code CONFIG_INVALID} for a bad setting
+     *                                             loaded, {@code CONFIG_INVALID} for a bad setting or MCP
+     *                                             configuration, {@code TOOL_UNAVAILABLE} for an MCP server that
+     *                                             cannot be started
      */
-    static TuiWiring create(TuiOptions options, PrintWriter status) {
+    static TuiWiring create(TuiOptions options, PrintWriter status,
+                            BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(mcpTools, "mcpTools");
         ToolSet.Builder toolSet = ToolSet.builder();
         if (options.demoTools()) {
             DemoTools.register(toolSet);
         }
-        ToolSet tools = toolSet.build();
+        Runnable mcp = options.mcpConfig().map(file -> mcpTools.apply(file, toolSet::add)).orElse(() -> { });
+        try {
+            return create(options, status, toolSet.build(), mcp);
+        } catch (RuntimeException failed) {
+            mcp.run();
+            throw failed;
+        }
+    }
+
+    private static TuiWiring create(TuiOptions options, PrintWriter status, ToolSet tools, Runnable mcp) {
         if (options.scripted()) {
-            return wire(scriptedEngine(options), tools, options);
+            return wire(scriptedEngine(options), tools, options, mcp);
         }
         if (options.endpoint().isPresent()) {
-            return wire(openAiEngine(options), tools, options);
+            return wire(openAiEngine(options), tools, options, mcp);
         }
         Path model = options.model().orElseThrow();
         status.println("loading " + model + " ...");
@@ -59,7 +93,7 @@ final class TuiWiring implements AutoCloseable {
             engine.threads(options.threads());
         }
         engine.gpuLayers(options.gpuLayers());
-        TuiWiring wiring = wire(engine.build(), tools, options);
+        TuiWiring wiring = wire(engine.build(), tools, options, mcp);
         status.println("loaded " + model.getFileName());
         return wiring;
     }
@@ -74,17 +108,21 @@ final class TuiWiring implements AutoCloseable {
         return tools;
     }
 
-    /** Closes the orchestrator and the engine (with the engine, its model runtime). */
+    /** Closes the orchestrator, the engine (with the engine, its model runtime) and the MCP servers' connections. */
     @Override
     public void close() {
         try {
             orchestrator.close();
         } finally {
-            engine.close();
+            try {
+                engine.close();
+            } finally {
+                mcp.run();
+            }
         }
     }
 
-    private static TuiWiring wire(Engine engine, ToolSet tools, TuiOptions options) {
+    private static TuiWiring wire(Engine engine, ToolSet tools, TuiOptions options, Runnable mcp) {
         try {
             Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine);
             if (!tools.isEmpty()) {
@@ -94,7 +132,7 @@ final class TuiWiring implements AutoCloseable {
             if (options.maxTokens() > 0) {
                 orchestrator.maxTokens(options.maxTokens());
             }
-            return new TuiWiring(engine, tools, orchestrator.build());
+            return new TuiWiring(engine, tools, orchestrator.build(), mcp);
         } catch (RuntimeException failed) {
             engine.close();
             throw failed;

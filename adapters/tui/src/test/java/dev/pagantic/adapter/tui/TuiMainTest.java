@@ -47,6 +47,15 @@ class TuiMainTest {
     }
 
     @Test
+    void anMcpConfigNeedsTheMcpClientThatOnlyTheDistributionBrings() {
+        ChatHarness chat = ChatHarness.typing("hello").runMain(TuiOptions.parse("--scripted", "hi", "--mcp-config",
+                "mcp.json"));
+
+        assertThat(chat.status()).isEqualTo(TuiMain.FAILURE);
+        assertThat(chat.output()).contains("pagantic tui: CONFIG_INVALID", "--mcp-config needs the MCP client");
+    }
+
+    @Test
     void aModelOfAnArchitectureTheBundledLlamaCppDoesNotKnowIsRefusedByName(@TempDir Path dir) throws Exception {
         Path qwen3 = dev.pagantic.testkit.TestModels.withArchitecture(TestModels.model(TestModels.STORIES), "qwen3",
                 dir);

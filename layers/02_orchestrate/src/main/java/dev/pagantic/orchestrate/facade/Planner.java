@@ -10,7 +10,7 @@ import dev.pagantic.orchestrate.plan.ExecutionPlan;
  * written by hand skips the planner.
  *
  * <p>Implementations range from a fixed plan or a lookup table ({@link StaticPlanner}) to an inference call that
- * asks a model for the plan ({@link LlmPlanner}). A planner should attach a {@link dev.pagantic.orchestrate.PlanTrace}
+ * asks a model for the plan ({@link LlmPlanner}). A planner should attach a {@link dev.pagantic.orchestrate.plan.PlanTrace}
  * (its id, why it chose the steps, when, how many), taking the time from the call context's clock so tests are
  * deterministic. As a single-method interface it accepts a lambda:
  *

@@ -42,7 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <h2>Failures</h2>
  * {@code CONFIG_INVALID} when a lookup returns no plan (a table without an entry for the request's key, a function
  * that returns null) or fails with an exception other than a {@link PaganticException} (which propagates unchanged).
- * The plan is not checked against a {@link dev.pagantic.orchestrate.PlanPolicy}: the executor does that before running
+ * The plan is not checked against a {@link dev.pagantic.orchestrate.plan.PlanPolicy}: the executor does that before running
  * anything, and a static plan is the application's own.
  *
  * <p>Immutable and thread-safe when the lookup function is.

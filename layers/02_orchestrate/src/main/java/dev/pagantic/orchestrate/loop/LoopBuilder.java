@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The setters every loop's builder shares, written once: the agent loop's, the specialized loop's, the redundant
- * loop's and the orchestrator's builders extend it and add only what is their own. {@link #build} of a subclass calls
+ * loop's and the orchestrator's builders extend it and add only what is their own. {@code build()} of a subclass calls
  * {@link #loopSettings(String)}, which validates the settings and resolves them into one {@link LoopSettings}.
  *
  * @param <B> the concrete builder, returned by every setter so that calls chain
