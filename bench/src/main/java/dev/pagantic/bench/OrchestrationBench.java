@@ -86,7 +86,7 @@ public class OrchestrationBench {
     public record Item(int id, String name, LangChain4jBench.Status status) {
     }
 
-    /** The type's output type: its schema is {@link Payloads#SCHEMA}'s. */
+    /** The type's output type: its schema is {@link Payloads#SCHEMA}'s, with an {@code int}'s range on {@code id}. */
     static final OutputType<Inventory> INVENTORY = OutputType.of(Inventory.class);
 
     /**

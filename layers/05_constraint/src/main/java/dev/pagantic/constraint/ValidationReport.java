@@ -5,6 +5,7 @@ import dev.pagantic.core.PaganticException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.MissingNode;
 
@@ -56,6 +57,14 @@ public record ValidationReport(String output, String json, JsonNode value, List<
     @Override
     public JsonNode value() {
         return value.deepCopy();
+    }
+
+    /**
+     * Reads the final JSON value without copying it, for a reader that leaves the tree as it is (a conversion to a
+     * Java type): the copy {@link #value()} makes costs as much as the conversion itself.
+     */
+    public <T> T readValue(Function<? super JsonNode, T> reader) {
+        return reader.apply(value);
     }
 
     /** Whether the output conforms to every constraint (after repair and normalisation). */

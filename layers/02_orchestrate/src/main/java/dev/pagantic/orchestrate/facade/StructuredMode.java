@@ -56,7 +56,7 @@ final class StructuredMode implements ModeRunner {
                 .tokenUsage(outcome.usage())
                 .finishReason(result.result().finishReason());
         if (!result.cutOff()) {
-            JsonTrees.fromJsonNode(report.value()).ifPresent(response::structuredOutput);
+            report.readValue(JsonTrees::fromJsonNode).ifPresent(response::structuredOutput);
         }
         outcome.toolExecutions().forEach(e -> response.toolCallMade(ToolCallRecord.from(e)));
         result.rules().ifPresent(checked -> response.confidence(checked.passRate(), ConfidenceSource.VALIDATION));

@@ -95,7 +95,7 @@ public final class StructuredOutput {
                             + type.javaType().toCanonical() + ": raise maxTokens").retryable(false)
                     .detail("finish_reason", FinishReason.LENGTH.wireName()).build();
         }
-        return type.convert(report.value());
+        return report.readValue(type::convert);
     }
 
     /** The constraint pipeline for the schema and the grammar the output was generated under. */

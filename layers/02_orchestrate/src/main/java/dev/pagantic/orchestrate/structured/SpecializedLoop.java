@@ -3,6 +3,7 @@ package dev.pagantic.orchestrate.structured;
 import static dev.pagantic.core.Preconditions.require;
 import static dev.pagantic.core.Preconditions.requireNonNull;
 
+import dev.pagantic.constraint.ConstraintPipeline;
 import dev.pagantic.constraint.SchemaValidator;
 import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.CallContext;
@@ -106,6 +107,7 @@ public final class SpecializedLoop implements AutoCloseable {
     private final @Nullable TransitionListener transitionListener;
     private final SchemaValidator validator;
     private final InferenceCall inference;
+    private volatile @Nullable Constraints constraints; // racing first calls may each build them: same result
 
     private SpecializedLoop(Builder builder, LoopSettings settings, boolean ownsExecutor) {
         this.settings = settings;
@@ -235,6 +237,26 @@ public final class SpecializedLoop implements AutoCloseable {
                 + settings.tools().map(ToolRegistry::size).orElse(0) + ", retry=" + retryPolicy + "]";
     }
 
+    /** The grammar a structured phase sends and the pipeline that checks its answer against it. */
+    private record Constraints(Optional<GbnfGrammar> grammar, ConstraintPipeline pipeline) {
+    }
+
+    /**
+     * The loop's constraints, worked out by the first call that needs them and kept: deriving a grammar and building
+     * a pipeline (its schema locations, its compiled validator) cost more than checking one answer. Not kept when
+     * that fails (a grammar over the cost budget), so every call reports the failure.
+     */
+    private Constraints constraints() {
+        Constraints known = constraints;
+        if (known == null) {
+            Optional<GbnfGrammar> sent = StructuredOutput.grammarFor(inference.model(), schema, grammar);
+            known = new Constraints(sent,
+                    StructuredOutput.pipeline(schema, sent, repairAllowed, strictValidation, validator));
+            constraints = known;
+        }
+        return known;
+    }
+
     /** Whether decoding with these settings samples, so that a retry can produce another answer. */
     private static boolean samples(InferenceSettings sent) {
         return sent.temperature().orElse(1.0) > 0 && sent.seed().isEmpty();
@@ -280,17 +302,16 @@ public final class SpecializedLoop implements AutoCloseable {
             List<Message> history = new ArrayList<>(base());
             history.add(Message.user(settings.tools().isPresent() ? PHASE_TWO_PROMPT : prompt));
             InferenceSettings sent = StructuredOutput.settings(AgentLoop.STRUCTURED_TEMPERATURE, callSettings);
+            Constraints constraints = constraints();
             StructuredOutput.Constrained answer = StructuredOutput.infer(inference, ctx, history, schema,
-                    StructuredOutput.grammarFor(inference.model(), schema, grammar), sent,
-                    options.stream().orElse(settings.stream()));
+                    constraints.grammar(), sent, options.stream().orElse(settings.stream()));
             usage = usage.plus(answer.result().usage());
             ctx.throwIfDone();
             if (answer.result().finishReason() == FinishReason.LENGTH) {
                 return cutOff(answer.result(), number, sent);
             }
             phases.validate("constraint pipeline and rules on attempt " + number);
-            ValidationReport report = StructuredOutput.pipeline(schema, answer.grammar(), repairAllowed,
-                    strictValidation, validator).process(answer.result().content());
+            ValidationReport report = constraints.pipeline().process(answer.result().content());
             Optional<RuleReport> checked = Optional.empty();
             if (rules != null) {
                 checked = Optional.of(rules.validate(report.json()));
