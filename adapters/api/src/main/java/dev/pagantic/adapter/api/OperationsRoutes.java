@@ -78,9 +78,10 @@ final class OperationsRoutes {
     }
 
     /**
-     * {@code GET /}: the playground page, which chats through {@code /v1/chat/completions} (streamed) and draws the
-     * request's timeline from {@code /v1/requests/{id}/events}. It is open like {@code /health}; the page sends the
-     * bearer token the user types in.
+     * {@code GET /}: the playground page, which chats through the native endpoint's event stream
+     * ({@code POST /v1/requests} with {@code "stream": true}), draws each agent event in its timeline as it arrives,
+     * then the request's timeline from {@code /v1/requests/{id}/events}. It is open like {@code /health}; the page
+     * sends the bearer token the user types in.
      */
     void playground(Context ctx) {
         if (playgroundPage == null) {

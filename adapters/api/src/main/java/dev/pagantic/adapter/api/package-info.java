@@ -27,7 +27,8 @@
  *       is served.</li>
  *   <li>{@code GET /health}: {@code {"status": "ok", "queue": {...}}}, or 503 {@code draining} during a graceful
  *       shutdown; {@code GET /metrics}: the queue in Prometheus' text format. Both open without a token.</li>
- *   <li>{@code GET /}: the playground page, a chat with the served model that draws each request's timeline.</li>
+ *   <li>{@code GET /}: the playground page, a chat with the served model through the native endpoint's event
+ *       stream that draws each agent event in the request's timeline as it arrives.</li>
  * </ul>
  * Every inference response carries {@code X-Request-Id} (the client may choose it by sending that header; when a
  * request with that id is in flight or has recorded events, the request gets {@code <id>.<8 hex digits>} instead, so

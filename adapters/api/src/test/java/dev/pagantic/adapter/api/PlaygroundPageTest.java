@@ -2,27 +2,40 @@ package dev.pagantic.adapter.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pagantic.core.Message;
 import dev.pagantic.core.Schema;
+import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
+import dev.pagantic.inference.Result;
 import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.testkit.SlowEngine;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolRegistry;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The playground page at {@code /} in headless Chromium (Debian's, driven by playwright-core from
- * {@code src/test/node/playground-browser.mjs}): a message sent from the page streams its answer in, and the request's
- * timeline shows one bar per inference and per tool call.
+ * {@code src/test/node/playground-browser.mjs} and {@code playground-chat.mjs}): a message sent from the page streams
+ * its answer in from the native endpoint's agent events, the timeline draws those events as they arrive, then the
+ * request's recorded timeline with one bar per lifecycle state, inference and tool call.
  */
 class PlaygroundPageTest {
+
+    private static final String SUNNY = "It is sunny and warm in Paris today, enjoy the walk by the river.";
 
     @Test
     void theServerServesThePlaygroundPageWithoutAToken() {
@@ -32,44 +45,75 @@ class PlaygroundPageTest {
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("text/html"));
-            assertThat(page.body()).contains("<title>pagantic playground</title>", "/v1/chat/completions",
+            assertThat(page.body()).contains("<title>pagantic playground</title>", "/v1/requests",
                     "/events");
         }
     }
 
     @Test
-    void aMessageStreamsItsAnswerAndTheTimelineShowsEachInferenceAndToolCall() throws Exception {
+    void aToolCallingTurnDrawsItsAgentEventsInTheSeedsOrderAsTheyArriveAndTheSecondTurnWorksToo() throws Exception {
         Path node = NodeTools.node("playwright-core");
         Path chromium = NodeTools.chromium();
+        CountDownLatch toolCallDrawn = new CountDownLatch(1);
         Tool weather = Tool.builder(ToolDefinition.of("get_weather", "Weather of a city",
                         Schema.object().required("city", Schema.string()).build()))
-                .handler((ctx, args) -> "Sunny in " + args.get("city")).build();
+                .handler((ctx, args) -> {
+                    // the result waits until the page has drawn the call: the page draws events as they arrive
+                    if (!toolCallDrawn.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the page never drew the tool_call before its result");
+                    }
+                    return "Sunny in " + args.get("city");
+                }).build();
         ScriptedEngine engine = ScriptedEngine.builder()
-                .replyCallingTool("get_weather", Map.of("city", "Paris"))
-                .reply("It is sunny and warm in Paris today, enjoy the walk by the river.")
+                .reply(Result.builder().reasoning("I will look the weather up.")
+                        .toolCalls(List.of(ToolCall.of("w1", "get_weather", Map.of("city", "Paris")))).build())
+                .reply(SUNNY)
+                .reply("Tomorrow it rains in Paris.")
                 .build();
         // tokens 40 ms apart, so that the page visibly receives the answer in pieces
         SlowEngine slow = SlowEngine.builder().delegate(engine).delayPerToken(Duration.ofMillis(40)).build();
         try (TestServer api = TestServer.wired(slow, o -> o.tools(ToolRegistry.of(weather)))) {
-            Process browser = new ProcessBuilder(node.toString(), "playground-browser.mjs", api.server.baseUrl(),
-                    chromium.toString()).directory(NodeTools.CLIENT_DIR.toFile()).redirectErrorStream(true).start();
-            browser.getOutputStream().close();
-            boolean exited = browser.waitFor(90, TimeUnit.SECONDS);
-            String output = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!exited) {
-                browser.destroyForcibly();
-            }
-            assertThat(exited).as("the browser run finished: %s", output).isTrue();
-            assertThat(browser.exitValue()).as(output).isZero();
+            JsonNode page = runBrowser(node, chromium, "playground-browser.mjs", api, line -> {
+                if (line.equals("drawn tool_call")) {
+                    toolCallDrawn.countDown();
+                }
+            });
 
-            JsonNode page = TestServer.JSON.readTree(output.substring(output.lastIndexOf('\n') + 1));
-            assertThat(page.path("answer").asString())
-                    .isEqualTo("It is sunny and warm in Paris today, enjoy the walk by the river.");
-            assertThat(page.path("partialAnswersSeen").asInt()).as("the answer grew while streaming").isGreaterThan(2);
-            assertThat(page.path("inferenceBars").asInt()).isEqualTo(2);
-            assertThat(page.path("toolBars").asInt()).isEqualTo(1);
-            assertThat(page.path("states").toString()).contains("PREPARE", "EXECUTE", "COMPLETE");
+            JsonNode first = page.path("turns").get(0);
+            assertThat(first.path("errors").asInt()).as(first.toString()).isZero();
+            assertThat(first.path("answer").asString()).isEqualTo(SUNNY);
+            assertThat(first.path("partialAnswersSeen").asInt()).as("the answer grew while streaming").isGreaterThan(2);
+            assertThat(first.path("agentRows")).extracting(JsonNode::asString)
+                    .containsExactly("thinking", "tool_call", "tool_result", "text_delta");
+            assertThat(first.path("agentRowsWhileStreaming")).extracting(JsonNode::asString)
+                    .as("drawn as they arrived: the call before its result").contains("thinking tool_call");
+            assertThat(first.path("agentDetails")).extracting(JsonNode::asString).containsExactly(
+                    "thinking: I will look the weather up.", "tool_call: get_weather {\"city\":\"Paris\"}",
+                    "tool_result: get_weather → Sunny in Paris", "text_delta: " + SUNNY);
+            assertThat(first.path("agentX")).extracting(JsonNode::asDouble).as("placed in time order")
+                    .isSortedAccordingTo(Double::compare);
+            assertThat(first.path("inferenceBars").asInt()).isEqualTo(2);
+            assertThat(first.path("toolBars").asInt()).isEqualTo(1);
+            assertThat(first.path("states").toString()).contains("PREPARE", "EXECUTE", "COMPLETE");
+            assertDrawnTotalMatchesTheEvents(first);
+
+            JsonNode second = page.path("turns").get(1);
+            assertThat(second.path("errors").asInt()).as(second.toString()).isZero();
+            assertThat(second.path("answer").asString()).isEqualTo("Tomorrow it rains in Paris.");
+            assertThat(second.path("agentRows")).extracting(JsonNode::asString).containsExactly("text_delta");
+            assertThat(second.path("inferenceBars").asInt()).isEqualTo(1);
+            assertThat(second.path("toolBars").asInt()).isZero();
+            assertDrawnTotalMatchesTheEvents(second);
         }
+        assertThat(engine.requests()).hasSize(3);
+        assertThat(engine.requests().get(2).messages()).as("turn 2 carries turn 1's question and answer")
+                .extracting(Message::content).containsExactly("What is the weather in Paris?", SUNNY, "And tomorrow?");
+    }
+
+    private static void assertDrawnTotalMatchesTheEvents(JsonNode shown) {
+        double events = shown.path("eventsDurationMs").asDouble();
+        assertThat(shown.path("drawnTotalMs").asDouble()).as("the drawn total: %s", shown)
+                .isCloseTo(events, Offset.offset(Math.max(1.0, events * 0.05)));
     }
 
     @Test
@@ -86,7 +130,7 @@ class PlaygroundPageTest {
         try (TestServer api = TestServer.start(slow, b -> b.modelName("stories-test"))) {
             String served = TestServer.JSON.readTree(api.get("/v1/models").body()).path("data").get(0).path("id")
                     .asString();
-            JsonNode page = runBrowser(node, chromium, "playground-chat.mjs", api);
+            JsonNode page = runBrowser(node, chromium, "playground-chat.mjs", api, line -> { });
 
             assertThat(page.path("model").asString()).as("the model field shows the served model")
                     .isEqualTo(served).isEqualTo("stories-test");
@@ -98,9 +142,7 @@ class PlaygroundPageTest {
                 assertThat(shown.path("disabledWhileStreaming").asBoolean()).as("Send during turn %d", turn).isTrue();
                 assertThat(shown.path("labelOverlaps").asInt()).as("overlapping labels, turn %d", turn).isZero();
                 assertThat(shown.path("states").toString()).contains("PREPARE", "EXECUTE", "COMPLETE");
-                double events = shown.path("eventsDurationMs").asDouble();
-                assertThat(shown.path("drawnTotalMs").asDouble()).as("the drawn total, turn %d", turn)
-                        .isCloseTo(events, org.assertj.core.data.Offset.offset(Math.max(1.0, events * 0.05)));
+                assertDrawnTotalMatchesTheEvents(shown);
                 assertThat(shown.path("drawnTotalMs").asDouble()).as("never more than the page waited")
                         .isLessThanOrEqualTo(shown.path("clockMs").asDouble());
             }
@@ -113,17 +155,27 @@ class PlaygroundPageTest {
         assertThat(engine.requests().get(0).settings().maxTokens()).as("the page's default max_tokens").isEqualTo(256);
     }
 
-    private static JsonNode runBrowser(Path node, Path chromium, String script, TestServer api) throws Exception {
+    /** Runs a browser script to its end, handing each line it prints to {@code lines}; its last line is JSON. */
+    private static JsonNode runBrowser(Path node, Path chromium, String script, TestServer api,
+                                       Consumer<String> lines) throws Exception {
         Process browser = new ProcessBuilder(node.toString(), script, api.server.baseUrl(), chromium.toString())
                 .directory(NodeTools.CLIENT_DIR.toFile()).redirectErrorStream(true).start();
         browser.getOutputStream().close();
+        List<String> output = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> new BufferedReader(new InputStreamReader(browser.getInputStream(),
+                StandardCharsets.UTF_8)).lines().forEach(line -> {
+                    output.add(line);
+                    lines.accept(line);
+                }), "playground-browser-output");
+        reader.start();
         boolean exited = browser.waitFor(180, TimeUnit.SECONDS);
-        String output = new String(browser.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         if (!exited) {
             browser.destroyForcibly();
         }
+        reader.join(TimeUnit.SECONDS.toMillis(10));
         assertThat(exited).as("the browser run finished: %s", output).isTrue();
-        assertThat(browser.exitValue()).as(output).isZero();
-        return TestServer.JSON.readTree(output.substring(output.lastIndexOf('\n') + 1));
+        assertThat(browser.exitValue()).as("%s", output).isZero();
+        assertThat(output).isNotEmpty();
+        return TestServer.JSON.readTree(output.get(output.size() - 1));
     }
 }
