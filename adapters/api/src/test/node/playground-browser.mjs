@@ -58,6 +58,7 @@ try {
         agentRows: [...document.querySelectorAll('svg#timeline text.row-name.agent')].map(t => t.textContent),
         agentDetails: [...document.querySelectorAll('svg#timeline rect.agent title')].map(t => t.textContent),
         agentX: agentRects.map(r => Number(r.getAttribute('x'))),
+        failedMarks: document.querySelectorAll('svg#timeline rect.agent.failed').length,
         drawnTotalMs: parseInt(document.getElementById('axis-total').textContent, 10),
         eventsDurationMs: Math.max(...times) - Math.min(...times),
         summary: document.getElementById('summary').textContent,

@@ -64,15 +64,21 @@ class PlaygroundPageTest {
                     }
                     return "Sunny in " + args.get("city");
                 }).build();
+        Tool forecast = Tool.builder(ToolDefinition.of("get_forecast", "Tomorrow's weather of a city",
+                        Schema.object().required("city", Schema.string()).build()))
+                .handler((ctx, args) -> {
+                    throw new IllegalStateException("the forecast service is down");
+                }).build();
         ScriptedEngine engine = ScriptedEngine.builder()
                 .reply(Result.builder().reasoning("I will look the weather up.")
-                        .toolCalls(List.of(ToolCall.of("w1", "get_weather", Map.of("city", "Paris")))).build())
+                        .toolCalls(List.of(ToolCall.of("w1", "get_weather", Map.of("city", "Paris")),
+                                ToolCall.of("f1", "get_forecast", Map.of("city", "Paris")))).build())
                 .reply(SUNNY)
                 .reply("Tomorrow it rains in Paris.")
                 .build();
         // tokens 40 ms apart, so that the page visibly receives the answer in pieces
         SlowEngine slow = SlowEngine.builder().delegate(engine).delayPerToken(Duration.ofMillis(40)).build();
-        try (TestServer api = TestServer.wired(slow, o -> o.tools(ToolRegistry.of(weather)))) {
+        try (TestServer api = TestServer.wired(slow, o -> o.tools(ToolRegistry.of(weather, forecast)))) {
             JsonNode page = runBrowser(node, chromium, "playground-browser.mjs", api, line -> {
                 if (line.equals("drawn tool_call")) {
                     toolCallDrawn.countDown();
@@ -84,16 +90,22 @@ class PlaygroundPageTest {
             assertThat(first.path("answer").asString()).isEqualTo(SUNNY);
             assertThat(first.path("partialAnswersSeen").asInt()).as("the answer grew while streaming").isGreaterThan(2);
             assertThat(first.path("agentRows")).extracting(JsonNode::asString)
-                    .containsExactly("thinking", "tool_call", "tool_result", "text_delta");
+                    .containsExactly("thinking", "tool_call", "tool_result", "tool_call", "tool_result", "text_delta");
             assertThat(first.path("agentRowsWhileStreaming")).extracting(JsonNode::asString)
                     .as("drawn as they arrived: the call before its result").contains("thinking tool_call");
-            assertThat(first.path("agentDetails")).extracting(JsonNode::asString).containsExactly(
-                    "thinking: I will look the weather up.", "tool_call: get_weather {\"city\":\"Paris\"}",
-                    "tool_result: get_weather → Sunny in Paris", "text_delta: " + SUNNY);
+            List<String> details = first.path("agentDetails").valueStream().map(JsonNode::asString).toList();
+            assertThat(details).hasSize(6);
+            assertThat(details.subList(0, 4)).containsExactly("thinking: I will look the weather up.",
+                    "tool_call: get_weather {\"city\":\"Paris\"}", "tool_result: get_weather → Sunny in Paris",
+                    "tool_call: get_forecast {\"city\":\"Paris\"}");
+            assertThat(details.get(4)).as("the failed tool's error")
+                    .startsWith("tool_result: get_forecast failed: ").contains("the forecast service is down");
+            assertThat(details.get(5)).isEqualTo("text_delta: " + SUNNY);
+            assertThat(first.path("failedMarks").asInt()).as("the error is drawn as a failure").isEqualTo(1);
             assertThat(first.path("agentX")).extracting(JsonNode::asDouble).as("placed in time order")
                     .isSortedAccordingTo(Double::compare);
             assertThat(first.path("inferenceBars").asInt()).isEqualTo(2);
-            assertThat(first.path("toolBars").asInt()).isEqualTo(1);
+            assertThat(first.path("toolBars").asInt()).isEqualTo(2);
             assertThat(first.path("states").toString()).contains("PREPARE", "EXECUTE", "COMPLETE");
             assertDrawnTotalMatchesTheEvents(first);
 
