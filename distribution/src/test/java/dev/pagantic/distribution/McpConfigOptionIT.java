@@ -40,8 +40,9 @@ class McpConfigOptionIT {
                 "--mcp-config", McpConfigs.everything(dir).toString());
 
         assertThat(run.code()).as(run.err()).isZero();
-        assertThat(run.out()).containsSubsequence("calling echo {message=hi from the chat}", "It echoed.",
-                "echo → Echo: hi from the chat", "echo(message)", "get-sum(a, b)", "bye");
+        assertThat(run.out()).as("the tool's result shows as it arrives, before the answer")
+                .containsSubsequence("calling echo {message=hi from the chat}", "echo → Echo: hi from the chat",
+                        "It echoed.", "echo(message)", "get-sum(a, b)", "bye");
     }
 
     @Test
