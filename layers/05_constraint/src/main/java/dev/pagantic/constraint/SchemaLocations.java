@@ -9,6 +9,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -81,9 +82,9 @@ final class SchemaLocations {
                         && list.stream().anyMatch(String.class::isInstance)) {
                     return true;
                 }
-                pending.addAll(map.values());
+                map.values().stream().filter(Objects::nonNull).forEach(pending::push); // "default": null is JSON
             } else if (node instanceof List<?> list) {
-                pending.addAll(list);
+                list.stream().filter(Objects::nonNull).forEach(pending::push);
             }
         }
         return false;
@@ -201,7 +202,8 @@ final class SchemaLocations {
     private List<Map<String, Object>> reach(List<Object> nodes, boolean branches) {
         List<Map<String, Object>> out = new ArrayList<>();
         Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        Deque<Object> pending = new ArrayDeque<>(nodes);
+        Deque<Object> pending = new ArrayDeque<>();
+        nodes.stream().filter(Objects::nonNull).forEach(pending::add);
         while (!pending.isEmpty() && out.size() < MAX_SCHEMAS) {
             if (!(pending.pop() instanceof Map<?, ?> node) || !seen.add(node)) {
                 continue;
@@ -213,7 +215,7 @@ final class SchemaLocations {
             }
             for (String keyword : branches ? List.of("allOf", "anyOf", "oneOf") : List.of("allOf")) {
                 if (map.get(keyword) instanceof List<?> list) {
-                    pending.addAll(list);
+                    list.stream().filter(Objects::nonNull).forEach(pending::add);
                 }
             }
         }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Schema;
+import java.util.Map;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EnumNormalizerTest {
@@ -113,5 +115,17 @@ class EnumNormalizerTest {
     void aSchemaWithoutEnumsIsRecognised() {
         assertThat(EnumNormalizer.hasEnums(TICKET)).isTrue();
         assertThat(EnumNormalizer.hasEnums(Schema.object().required("a", Schema.string()).build())).isFalse();
+    }
+
+    @Test
+    void aSchemaWithJsonNullsInItIsWalkedLikeAnyOther() {
+        Map<String, Object> mood = new java.util.LinkedHashMap<>();
+        mood.put("anyOf", List.of(Map.of("enum", List.of("calm", "busy")), Map.of("type", "null")));
+        mood.put("default", null); // Pydantic writes this for an optional field
+        Schema schema = Schema.fromJsonSchema(Map.of("type", "object", "properties", Map.of("mood", mood)));
+
+        assertThat(EnumNormalizer.hasEnums(schema)).isTrue();
+        assertThat(ConstraintPipeline.builder().schema(schema).build().process("{\"mood\": \"Calm\"}").json())
+                .isEqualTo("{\"mood\": \"calm\"}");
     }
 }
