@@ -22,9 +22,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -34,17 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class LangChain4jClientTest {
 
-    private static RealModelServer api;
-
-    @BeforeAll
-    static void start() {
-        api = new RealModelServer();
-    }
-
-    @AfterAll
-    static void stop() {
-        api.close();
-    }
+    @RegisterExtension
+    static final RealModelServer api = new RealModelServer();
 
     private static OpenAiChatModel.OpenAiChatModelBuilder chatModel() {
         return OpenAiChatModel.builder().baseUrl(api.baseUrl() + "/v1").apiKey(RealModelServer.API_KEY)

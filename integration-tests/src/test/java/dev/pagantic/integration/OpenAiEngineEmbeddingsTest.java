@@ -8,9 +8,8 @@ import dev.pagantic.core.ErrorCode;
 import dev.pagantic.core.PaganticException;
 import dev.pagantic.engine.openai.OpenAiCompatibleEngine;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The OpenAI-compatible engine's embeddings against pagantic's server on stories260K: the vectors that come over HTTP
@@ -18,17 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 class OpenAiEngineEmbeddingsTest {
 
-    private static RealModelServer api;
-
-    @BeforeAll
-    static void start() {
-        api = new RealModelServer();
-    }
-
-    @AfterAll
-    static void stop() {
-        api.close();
-    }
+    @RegisterExtension
+    static final RealModelServer api = new RealModelServer();
 
     private static OpenAiCompatibleEngine.Builder client() {
         return OpenAiCompatibleEngine.builder().baseUrl(api.baseUrl()).apiKey(RealModelServer.API_KEY)

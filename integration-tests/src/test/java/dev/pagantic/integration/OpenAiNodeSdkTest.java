@@ -27,7 +27,7 @@ class OpenAiNodeSdkTest {
     void theOfficialSdkWorksUnchangedAgainstTheServerOnARealModel() throws Exception {
         Path node = node();
         JsonNode out;
-        try (RealModelServer api = new RealModelServer()) {
+        try (RealModelServer api = RealModelServer.started()) {
             Process process = new ProcessBuilder(node.toString(), "openai-real-model.mjs", api.baseUrl(),
                     RealModelServer.API_KEY).directory(CLIENT_DIR.toFile()).redirectErrorStream(true).start();
             process.getOutputStream().close();

@@ -3,9 +3,8 @@ package dev.pagantic.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.ai.chat.client.AdvisorParams;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -24,17 +23,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class SpringAiClientTest {
 
-    private static RealModelServer api;
-
-    @BeforeAll
-    static void start() {
-        api = new RealModelServer();
-    }
-
-    @AfterAll
-    static void stop() {
-        api.close();
-    }
+    @RegisterExtension
+    static final RealModelServer api = new RealModelServer();
 
     private static OpenAiChatOptions.Builder options() {
         return OpenAiChatOptions.builder().baseUrl(api.baseUrl() + "/v1").apiKey(RealModelServer.API_KEY)
