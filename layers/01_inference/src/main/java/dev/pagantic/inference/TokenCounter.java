@@ -38,12 +38,20 @@ public interface TokenCounter {
      * text; code and non-Latin scripts run higher, so leave a margin when fitting a window with an estimate.
      */
     static TokenCounter estimate() {
-        return text -> {
-            int chars = text.codePointCount(0, text.length());
-            int byLength = (chars + 3) / 4;
-            String trimmed = text.strip();
-            int words = trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
-            return Math.max(byLength, words);
-        };
+        return text -> Math.max((text.codePointCount(0, text.length()) + 3) / 4, words(text));
+    }
+
+    /** Whitespace-separated words, counted in one pass without allocating: a chat counts its history every turn. */
+    private static int words(String text) {
+        int words = 0;
+        boolean inWord = false;
+        for (int i = 0; i < text.length(); i++) {
+            boolean space = Character.isWhitespace(text.charAt(i));
+            if (!space && !inWord) {
+                words++;
+            }
+            inWord = !space;
+        }
+        return words;
     }
 }
