@@ -16,7 +16,9 @@ import dev.pagantic.orchestrate.facade.StaticPlanner;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import dev.pagantic.orchestrate.structured.SpecializedLoop;
+import dev.pagantic.orchestrate.loop.ToolEvents;
 import dev.pagantic.tool.Tool;
+import dev.pagantic.tool.ToolExecutor;
 import dev.pagantic.tool.ToolRegistry;
 import dev.pagantic.types.OutputType;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -24,6 +26,7 @@ import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +62,16 @@ public class OrchestrationBench {
     @Param({"noop", "memory", "otel"})
     public String eventLog;
 
+    /**
+     * How the isolated chat tool is handed to its thread and back: {@code default}, the tool executor's defaults (a
+     * virtual thread per call on Java 21+, else its platform threads; both sides spin up to 20 µs before parking);
+     * {@code park}: the same threads, parking at once ({@code spinWait(ZERO)}, the hand-off before spinning);
+     * {@code platform} and {@code platform-park}: the same two on the platform threads on every JVM.
+     */
+    @Param({"default"})
+    public String handOff = "default";
+
+    private ToolExecutor chatTools;
     private Orchestrator chat;
     private Orchestrator chatInline;
     private Orchestrator structured;
@@ -113,7 +126,16 @@ public class OrchestrationBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        chat = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool(false))).build();
+        EventLog chatLog = newLog();
+        Orchestrator.Builder chatBuilder = orchestrator(toolRounds(), chatLog)
+                .tools(ToolRegistry.of(weatherTool(false)));
+        if (!"default".equals(handOff)) { // with the otel observer, its tool events are not seen then
+            chatTools = ToolExecutor.builder().observer(ToolEvents.observer(chatLog))
+                    .virtualThreads(!handOff.startsWith("platform"))
+                    .spinWait(handOff.endsWith("park") ? Duration.ZERO : ToolExecutor.DEFAULT_SPIN_WAIT).build();
+            chatBuilder.toolExecutor(chatTools);
+        }
+        chat = chatBuilder.build();
         chatInline = orchestrator(toolRounds()).tools(ToolRegistry.of(weatherTool(true))).build();
         structured = orchestrator(List.of(Result.of(Payloads.messyJson(2048), TokenUsage.of(30, 600)))).build();
         structuredValid = orchestrator(List.of(Result.of(Payloads.cleanJson(2048), TokenUsage.of(30, 600)))).build();
@@ -121,7 +143,7 @@ public class OrchestrationBench {
                 TokenUsage.of(30, 600))));
         engines.add(typedEngine);
         typed = SpecializedLoop.builder().engine(typedEngine).schema(INVENTORY.schema())
-                .eventLog("memory".equals(eventLog) ? InMemoryEventLog.bounded(100_000) : EventLog.noOp()).build();
+                .eventLog(newLog()).build();
         StringBuilder steps = new StringBuilder("{\"rationale\":\"five passes\",\"steps\":[");
         for (int i = 1; i <= 5; i++) {
             steps.append(i > 1 ? "," : "").append("{\"name\":\"pass").append(i).append("\",\"type\":\"infer\"}");
@@ -145,9 +167,16 @@ public class OrchestrationBench {
     }
 
     private Orchestrator.Builder orchestrator(List<Result> script) {
+        return orchestrator(script, newLog());
+    }
+
+    private EventLog newLog() {
+        return "memory".equals(eventLog) ? InMemoryEventLog.bounded(100_000) : EventLog.noOp();
+    }
+
+    private Orchestrator.Builder orchestrator(List<Result> script, EventLog log) {
         ReplayingEngine engine = new ReplayingEngine(script);
         engines.add(engine);
-        EventLog log = "memory".equals(eventLog) ? InMemoryEventLog.bounded(100_000) : EventLog.noOp();
         Orchestrator.Builder builder = Orchestrator.builder().engine(engine).eventLog(log);
         return "otel".equals(eventLog) ? builder.observer(PaganticTelemetry.create(openTelemetry())) : builder;
     }
@@ -175,6 +204,9 @@ public class OrchestrationBench {
             orchestrator.close();
         }
         typed.close();
+        if (chatTools != null) {
+            chatTools.close();
+        }
         if (sdk != null) {
             sdk.close();
         }

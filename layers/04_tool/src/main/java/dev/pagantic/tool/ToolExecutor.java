@@ -19,11 +19,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,7 +41,11 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#virtualThreads(boolean) virtualThreads(false)} keeps platform threads on every JVM: choose it for
  * tools that may spin on the CPU ignoring interruption, since such a tool keeps the carrier thread under a virtual
  * thread busy, and the carriers are as many as the cores. The caller waits for a call's outcome in one place (its
- * timeout, its deadline and its cancellation together): a quick tool costs one hand-off each way.
+ * timeout, its deadline and its cancellation together): a quick tool costs one hand-off each way. Each side of a
+ * hand-off spins briefly before it parks ({@link Builder#spinWait(Duration)}, adapted to how often spinning paid
+ * lately): the caller waiting for the outcome, and an idle pool thread waiting for its next call, so that a quick
+ * tool needs no operating-system wake-up when a core is free. A hung or slow tool costs its caller one short spin;
+ * then it parks, and every timeout, cancellation and abandonment works as without it.
  *
  * <h2>Failures are results</h2>
  * {@link #execute} and {@link #executeAll} never throw for a tool-level failure: it becomes an error
@@ -113,6 +114,8 @@ public final class ToolExecutor implements AutoCloseable {
     public static final int DEFAULT_MAX_ABANDONED = 8;
     /** The default of {@link Builder#interruptGrace(Duration)}. */
     public static final Duration DEFAULT_INTERRUPT_GRACE = Duration.ofMillis(100);
+    /** The default of {@link Builder#spinWait(Duration)}. */
+    public static final Duration DEFAULT_SPIN_WAIT = Duration.ofNanos(20_000);
 
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -124,6 +127,8 @@ public final class ToolExecutor implements AutoCloseable {
     private final boolean validateArguments;
     private final ExecutorService pool;
     private final boolean virtualThreads;
+    private final long spinNanos;
+    private final AdaptiveSpin callerSpin;
     private final ArgumentValidator.Cache argumentValidators = new ArgumentValidator.Cache(256);
     private final Semaphore slots;
     private final AtomicInteger abandoned = new AtomicInteger();
@@ -138,26 +143,15 @@ public final class ToolExecutor implements AutoCloseable {
         this.observer = builder.observer;
         this.validateArguments = builder.validateArguments;
         this.slots = new Semaphore(maxParallelism);
+        // spinning only pays where another core can end the tool meanwhile (as in the JDK's own synchronizers)
+        this.spinNanos = Runtime.getRuntime().availableProcessors() > 1 ? builder.spinWait.toNanos() : 0;
+        this.callerSpin = new AdaptiveSpin(spinNanos);
         String prefix = builder.threadNamePrefix;
         Optional<ExecutorService> virtual = builder.virtualThreads
                 ? VirtualThreads.perTaskExecutor(prefix)
                 : Optional.empty();
         this.virtualThreads = virtual.isPresent();
-        this.pool = virtual.orElseGet(() -> platformPool(maxParallelism + maxAbandoned, prefix));
-    }
-
-    /** At most {@code threads} daemon threads (an abandoned tool must not keep the JVM alive), ended when idle. */
-    private static ExecutorService platformPool(int threads, String prefix) {
-        AtomicInteger threadNumber = new AtomicInteger();
-        ThreadFactory factory = runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + threadNumber.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), factory);
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
+        this.pool = virtual.orElseGet(() -> new SpinningWorkers(maxParallelism + maxAbandoned, spinNanos, prefix));
     }
 
     /** Starts building an executor. */
@@ -319,7 +313,8 @@ public final class ToolExecutor implements AutoCloseable {
     @Override
     public String toString() {
         return "ToolExecutor[maxParallelism=" + maxParallelism + ", maxAbandoned=" + maxAbandoned + ", abandoned="
-                + abandoned.get() + ", defaultTimeout=" + defaultTimeout + ", virtualThreads=" + virtualThreads + "]";
+                + abandoned.get() + ", defaultTimeout=" + defaultTimeout + ", virtualThreads=" + virtualThreads
+                + ", spinWait=" + Duration.ofNanos(spinNanos) + "]";
     }
 
     // ------------------------------------------------------------------------------------------------ one call
@@ -442,6 +437,8 @@ public final class ToolExecutor implements AutoCloseable {
         Registration registration = ctx.onCancel(task::callerCancelled);
         try {
             long toolDeadline = Long.MAX_VALUE; // known once the task has started
+            long spinEnd = System.nanoTime() + callerSpin.nanos(); // a quick tool ends before a wake-up is needed
+            boolean parked = false;
             while (!task.ended) {
                 if (task.callerCancelled || Thread.currentThread().isInterrupted()) {
                     stop(task, "the caller was cancelled");
@@ -458,9 +455,20 @@ public final class ToolExecutor implements AutoCloseable {
                 if (now >= toolDeadline) {
                     return timedOut(ctx, run);
                 }
+                if (now - spinEnd < 0) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                if (!parked) {
+                    parked = true;
+                    callerSpin.failed();
+                }
                 // not started yet: its timeout cannot end before now + timeout, when the wait is taken up again
                 long wakeAt = Math.min(callerDeadline, task.started ? toolDeadline : saturatedAdd(now, task.timeout));
                 LockSupport.parkNanos(this, wakeAt - now);
+            }
+            if (!parked) {
+                callerSpin.succeeded();
             }
             return end(run, outcome(ctx, run));
         } finally {
@@ -757,6 +765,7 @@ public final class ToolExecutor implements AutoCloseable {
         private boolean validateArguments = true;
         private String threadNamePrefix = "pagantic-tool";
         private boolean virtualThreads = true;
+        private Duration spinWait = DEFAULT_SPIN_WAIT;
 
         private Builder() {
         }
@@ -818,6 +827,18 @@ public final class ToolExecutor implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a thread spins before it parks when it waits for the other side of a hand-off: the caller for a
+         * tool's outcome, an idle pool thread for its next call; 20 µs by default. A quick tool then costs no
+         * operating-system wake-up on either side, for at most this much CPU time per wait; a slow or hung tool
+         * costs the caller this spin once, then it parks as before. {@link Duration#ZERO} parks at once (the choice
+         * for machines where CPU time is scarcer than latency); on a single-CPU machine nothing spins.
+         */
+        public Builder spinWait(Duration spin) {
+            this.spinWait = spin;
+            return this;
+        }
+
         /** The executor, which owns its threads: close it. */
         public ToolExecutor build() {
             check(defaultTimeout != null && !defaultTimeout.isNegative() && !defaultTimeout.isZero(),
@@ -828,6 +849,8 @@ public final class ToolExecutor implements AutoCloseable {
                     + "10000 threads");
             check(interruptGrace != null && !interruptGrace.isNegative(),
                     "interruptGrace must not be negative: " + interruptGrace);
+            check(spinWait != null && !spinWait.isNegative() && spinWait.compareTo(Duration.ofMillis(1)) <= 0,
+                    "spinWait must be between 0 and 1 ms: " + spinWait);
             check(observer != null, "observer must not be null (use ToolObserver.NOOP)");
             check(threadNamePrefix != null && !threadNamePrefix.isBlank(), "threadNamePrefix must not be blank");
             return new ToolExecutor(this);

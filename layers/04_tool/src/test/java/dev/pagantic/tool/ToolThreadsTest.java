@@ -2,8 +2,10 @@ package dev.pagantic.tool;
 
 import static dev.pagantic.tool.TestTools.call;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pagantic.core.ErrorCode;
+import dev.pagantic.core.PaganticException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,6 +94,102 @@ class ToolThreadsTest {
             }
             assertThat(outputs).allSatisfy(name -> assertThat(name).startsWith("pagantic-tool-"));
             assertThat(executor.runningCount()).isZero();
+        }
+    }
+
+    @Test
+    void quickCallsSucceedWhetherTheHandOffSpinsOrParksAtOnce() {
+        for (boolean virtual : List.of(true, false)) {
+            for (Duration spin : List.of(Duration.ZERO, Duration.ofMillis(1))) {
+                try (ToolExecutor executor = ToolExecutor.builder().virtualThreads(virtual).spinWait(spin).build()) {
+                    Tool echo = Tool.builder(TestTools.noArgs("echo"))
+                            .handler((ctx, args) -> Thread.currentThread().getName()).build();
+                    for (int i = 0; i < 500; i++) {
+                        ToolExecution execution = executor.execute(ToolRegistry.of(echo), call("echo"));
+                        assertThat(execution.succeeded()).as("virtual %s, spin %s", virtual, spin).isTrue();
+                        assertThat(execution.result().content()).startsWith("pagantic-tool-");
+                    }
+                    assertThat(executor.toString()).contains("spinWait=");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aToolSlowerThanTheSpinStillWakesItsCaller() {
+        try (ToolExecutor executor = ToolExecutor.builder().virtualThreads(false).spinWait(Duration.ofNanos(1_000))
+                .build()) {
+            Tool slow = Tool.builder(TestTools.noArgs("slow")).handler((ctx, args) -> {
+                Thread.sleep(20);
+                return "done";
+            }).build();
+            for (int i = 0; i < 3; i++) {
+                assertThat(executor.execute(ToolRegistry.of(slow), call("slow")).result().content()).isEqualTo("done");
+            }
+        }
+    }
+
+    @Test
+    void anAbandonedPlatformThreadDoesNotHoldUpLaterCalls() {
+        CountDownLatch release = new CountDownLatch(1);
+        try (ToolExecutor executor = ToolExecutor.builder().virtualThreads(false).maxParallelism(1).maxAbandoned(2)
+                .defaultTimeout(Duration.ofMillis(100)).interruptGrace(Duration.ofMillis(20)).build()) {
+            AtomicReference<Thread> stuckOn = new AtomicReference<>();
+            Tool stuck = Tool.builder(TestTools.noArgs("stuck")).handler((ctx, args) -> {
+                stuckOn.set(Thread.currentThread());
+                TestTools.awaitUninterruptibly(release);
+                return "late";
+            }).build();
+            assertThat(executor.execute(ToolRegistry.of(stuck), call("stuck")).errorCode())
+                    .contains(ErrorCode.TOOL_TIMEOUT);
+
+            Thread next = threadOfOneCall(executor);
+
+            assertThat(next).isNotSameAs(stuckOn.get());
+            assertThat(executor.abandonedCount()).isEqualTo(1);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void theInterruptThatStopsATimedOutToolDoesNotReachTheNextCallOnTheSameThread() {
+        try (ToolExecutor executor = ToolExecutor.builder().virtualThreads(false).maxParallelism(1)
+                .defaultTimeout(Duration.ofMillis(50)).build()) {
+            Tool sleeper = Tool.builder(TestTools.noArgs("sleeper")).handler((ctx, args) -> {
+                Thread.sleep(10_000);
+                return "woke";
+            }).build();
+            Tool probe = Tool.builder(TestTools.noArgs("probe"))
+                    .handler((ctx, args) -> String.valueOf(Thread.currentThread().isInterrupted())).build();
+            for (int i = 0; i < 5; i++) {
+                assertThat(executor.execute(ToolRegistry.of(sleeper), call("sleeper")).errorCode())
+                        .contains(ErrorCode.TOOL_TIMEOUT);
+                assertThat(executor.execute(ToolRegistry.of(probe), call("probe")).result().content())
+                        .isEqualTo("false");
+            }
+            assertThat(executor.abandonedCount()).isZero();
+        }
+    }
+
+    @Test
+    void closingEndsTheIdlePlatformThreads() throws InterruptedException {
+        Thread worker;
+        try (ToolExecutor executor = ToolExecutor.builder().virtualThreads(false).build()) {
+            worker = threadOfOneCall(executor);
+        }
+        worker.join(10_000);
+
+        assertThat(worker.isAlive()).isFalse();
+    }
+
+    @Test
+    void aSpinWaitOutsideZeroToOneMillisecondIsRejectedAtBuildTime() {
+        for (Duration spin : List.of(Duration.ofNanos(-1), Duration.ofNanos(1_000_001))) {
+            assertThatThrownBy(() -> ToolExecutor.builder().spinWait(spin).build())
+                    .isInstanceOfSatisfying(PaganticException.class,
+                            e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFIG_INVALID))
+                    .hasMessageContaining("spinWait");
         }
     }
 }
