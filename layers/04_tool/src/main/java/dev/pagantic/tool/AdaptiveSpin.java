@@ -1,11 +1,14 @@
 package dev.pagantic.tool;
 
 /**
- * How long one side of a hand-off spins before it parks, learnt from how the last waits went, as HotSpot's adaptive
- * spinning on monitors does: a wait that ended while spinning doubles the next spin (up to the configured most), a
- * wait that had to park halves it (down to a sixteenth of the most, so that a quick hand-off is still noticed). On a
- * machine whose cores are all busy the other side rarely runs while this one spins, spins fail, and the waits settle
- * at the short floor: the CPU time is not wasted where it buys nothing. Updates race benignly: it is a hint.
+ * How long one side of a hand-off spins before it parks, learnt from how long the last waits took, in the spirit of
+ * HotSpot's adaptive spinning on monitors: a wait that ended within the most this side may spin (while spinning, or
+ * soon after parking) shows that the other side answers quickly, and the next wait spins the full time again; a
+ * longer wait halves the next spin, down to a sixteenth of the most, so that a quick answer is still noticed. Quick
+ * tools thus keep the full spin (a missed spin costs an operating-system wake-up, far more than the spin), while
+ * slow tools, and a machine whose cores are all busy (where the other side rarely runs while this one spins and
+ * every wake-up is late), settle at the short floor: CPU time is not spent where it buys nothing. Updates race
+ * benignly: the value is a hint.
  */
 final class AdaptiveSpin {
 
@@ -25,18 +28,14 @@ final class AdaptiveSpin {
         return nanos;
     }
 
-    /** The wait ended while spinning. */
-    void succeeded() {
+    /** A wait has ended after {@code waitedNanos}, spinning or parked. */
+    void waited(long waitedNanos) {
         long current = nanos;
-        if (current < maxNanos) {
-            nanos = Math.min(maxNanos, current * 2);
-        }
-    }
-
-    /** The wait outlasted its spin and parked. */
-    void failed() {
-        long current = nanos;
-        if (current > minNanos) {
+        if (waitedNanos <= maxNanos) {
+            if (current != maxNanos) {
+                nanos = maxNanos;
+            }
+        } else if (current > minNanos) {
             nanos = Math.max(minNanos, current / 2);
         }
     }

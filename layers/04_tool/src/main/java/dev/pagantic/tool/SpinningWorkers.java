@@ -138,22 +138,23 @@ final class SpinningWorkers extends AbstractExecutorService {
 
         /** The next task, spinning first and then parking; null once retired (keep-alive passed, or shut down). */
         private Runnable awaitTask() {
-            long spinEnd = System.nanoTime() + spin.nanos();
+            long idleSince = System.nanoTime();
+            long spinEnd = idleSince + spin.nanos();
             while (System.nanoTime() - spinEnd < 0) {
                 Runnable task = next.get();
                 if (task != null) {
-                    spin.succeeded();
+                    spin.waited(System.nanoTime() - idleSince);
                     return taken(task);
                 }
                 Thread.onSpinWait();
             }
-            spin.failed();
             long retireAt = System.nanoTime() + KEEP_ALIVE_NANOS;
             while (true) {
                 parked = true;
                 Runnable task = next.get();
                 if (task != null) {
                     parked = false;
+                    spin.waited(System.nanoTime() - idleSince);
                     return taken(task);
                 }
                 long left = retireAt - System.nanoTime();

@@ -437,8 +437,8 @@ public final class ToolExecutor implements AutoCloseable {
         Registration registration = ctx.onCancel(task::callerCancelled);
         try {
             long toolDeadline = Long.MAX_VALUE; // known once the task has started
-            long spinEnd = System.nanoTime() + callerSpin.nanos(); // a quick tool ends before a wake-up is needed
-            boolean parked = false;
+            long waitStart = System.nanoTime();
+            long spinEnd = waitStart + callerSpin.nanos(); // a quick tool ends before a wake-up is needed
             while (!task.ended) {
                 if (task.callerCancelled || Thread.currentThread().isInterrupted()) {
                     stop(task, "the caller was cancelled");
@@ -459,17 +459,11 @@ public final class ToolExecutor implements AutoCloseable {
                     Thread.onSpinWait();
                     continue;
                 }
-                if (!parked) {
-                    parked = true;
-                    callerSpin.failed();
-                }
                 // not started yet: its timeout cannot end before now + timeout, when the wait is taken up again
                 long wakeAt = Math.min(callerDeadline, task.started ? toolDeadline : saturatedAdd(now, task.timeout));
                 LockSupport.parkNanos(this, wakeAt - now);
             }
-            if (!parked) {
-                callerSpin.succeeded();
-            }
+            callerSpin.waited(System.nanoTime() - waitStart);
             return end(run, outcome(ctx, run));
         } finally {
             task.waiter = null;
