@@ -16,9 +16,11 @@
  *   <li>{@link dev.pagantic.tool.ToolRegistry}: the tools an application offers, immutable once built, in
  *       registration order; {@code definitions()} lists those available now; {@code allowOnly(names)} is the
  *       whitelisted view for one request.</li>
- *   <li>{@link dev.pagantic.tool.ToolExecutor}: runs calls against a registry (or view) on a bounded pool of
- *       platform threads that it owns (close it), with per-tool timeouts, abandonment of tools that ignore them,
- *       and parallel execution of the independent calls of one model turn. Each call runs in
+ *   <li>{@link dev.pagantic.tool.ToolExecutor}: runs calls against a registry (or view) on threads that it owns
+ *       (close it): a virtual thread per call on Java 21+, else a bounded set of platform threads that spin briefly
+ *       for their next call before they park; the caller spins briefly for the outcome too, so that a quick tool
+ *       costs no operating-system wake-up. It enforces per-tool timeouts, abandons tools that ignore them, and
+ *       runs the independent calls of one model turn in parallel. Each call runs in
  *       {@code ctx.childSpan(toolCallId)}, so that its span's {@code causedBy} is the tool call id.</li>
  *   <li>{@link dev.pagantic.tool.ToolExecution}: the outcome of a call: the {@link dev.pagantic.core.ToolResult}
  *       fed back to the model, plus the error code, whether a retry is safe, the duration and the span.</li>
