@@ -20,12 +20,13 @@ import java.util.List;
  * template without tool support never sees them (its tool format writes them as user and assistant text). To get
  * there:
  * <ul>
- *   <li>system messages before the first other message become one leading system message;</li>
- *   <li>a later system message (retrieved context, which the orchestrator places just before the latest user
- *       message) is folded into the next user message, as a prefix followed by a blank line, so the context stays
- *       next to the question it serves. With no user message after it, it is appended to the leading system message
- *       (made for it if there is none): with no question to serve it is an instruction for the conversation, and
- *       folding it into an earlier user message would rewrite a turn the model has already answered;</li>
+ *   <li>a system message after the first message (retrieved context, which the orchestrator places just before the
+ *       latest user message, on the first turn too) is folded into the next user message, as a prefix followed by a
+ *       blank line, so the context stays next to the question it serves and the leading system message stays the
+ *       same from turn to turn (the prompt prefix a slot reuses). With no user message after it, it is appended to
+ *       the leading system message (made for it if there is none): with no question to serve it is an instruction
+ *       for the conversation, and folding it into an earlier user message would rewrite a turn the model has already
+ *       answered;</li>
  *   <li>adjacent user messages, and adjacent assistant messages without tool calls, are joined with a blank
  *       line.</li>
  * </ul>
@@ -62,8 +63,8 @@ final class ChatShape {
             Message message = messages.get(i);
             Role role = message.role();
             if (role == Role.SYSTEM) {
-                if (shaped.isEmpty()) {
-                    leadingSystem = joined(leadingSystem, message.content());
+                if (i == 0) {
+                    leadingSystem = message.content();
                 } else {
                     pendingSystem = joined(pendingSystem, message.content());
                 }

@@ -54,6 +54,13 @@ class ChatShapeTest {
     }
 
     @Test
+    void contextBeforeTheFirstUserMessageIsFoldedIntoItAndTheSystemPromptStaysAsItIs() {
+        assertThat(ChatShape.accepted(STRICT, List.of(Message.system("Be brief."), Message.system("Context"),
+                Message.user("Hi"))))
+                .containsExactly(Message.system("Be brief."), Message.user("Context\n\nHi"));
+    }
+
+    @Test
     void aSystemMessageWithNoUserMessageAfterItJoinsTheLeadingSystemMessage() {
         assertThat(ChatShape.accepted(STRICT, List.of(Message.system("Be brief."), Message.user("Hi"),
                 Message.assistant("Hello"), Message.system("Be kind."))))
@@ -66,11 +73,11 @@ class ChatShapeTest {
 
     @Test
     void adjacentMessagesOfOneRoleAreJoinedWithABlankLine() {
-        assertThat(ChatShape.accepted(STRICT, List.of(Message.system("s"), Message.system("t"), Message.user("Hi"),
-                Message.user("Are you there?"), Message.assistant("Yes."), Message.assistant("I am."),
-                Message.system("Context"), Message.user("Good"))))
-                .containsExactly(Message.system("s\n\nt"), Message.user("Hi\n\nAre you there?"),
-                        Message.assistant("Yes.\n\nI am."), Message.user("Context\n\nGood"));
+        assertThat(ChatShape.accepted(STRICT, List.of(Message.user("Hi"), Message.user("Are you there?"),
+                Message.assistant("Yes."), Message.assistant("I am."), Message.system("Context"),
+                Message.user("Good"), Message.user("Bye"))))
+                .containsExactly(Message.user("Hi\n\nAre you there?"), Message.assistant("Yes.\n\nI am."),
+                        Message.user("Context\n\nGood\n\nBye"));
     }
 
     @Test

@@ -27,7 +27,7 @@ public final class NativeAbortProbe {
      * A chat template that raises on the conversation's shape, as Mistral's, Gemma's and others do: a system message
      * only at the beginning, then user and assistant alternating from a user message.
      */
-    static final String STRICT_TEMPLATE = """
+    public static final String STRICT_TEMPLATE = """
             {%- if messages[0]['role'] == 'system' -%}{%- set loop_messages = messages[1:] -%}\
             {{- '<<SYS>>' + messages[0]['content'] + '<</SYS>>' -}}\
             {%- else -%}{%- set loop_messages = messages -%}{%- endif -%}
