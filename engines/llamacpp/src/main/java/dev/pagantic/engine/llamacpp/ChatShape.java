@@ -32,8 +32,8 @@ import java.util.List;
  * </ul>
  * What cannot be brought into that shape without inventing or moving a message is refused with
  * {@code CONFIG_INVALID}: a conversation that opens (after the system message) with an assistant message, a tool call
- * or a tool result, and two user messages, or two assistant texts, with only tool calls and results between them. The rules apply to the messages as they reach the
- * template, after the tool format's rewriting.
+ * or a tool result, and two user messages, or two assistant texts, with only tool calls and results between them.
+ * The rules apply to the messages as they reach the template, after the tool format's rewriting.
  */
 final class ChatShape {
 
