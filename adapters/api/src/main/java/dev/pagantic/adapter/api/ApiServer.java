@@ -10,9 +10,12 @@ import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * RequestTimelines timelines = RequestTimelines.create(1000);   // what the orchestrator records
  * try (Orchestrator pagantic = Orchestrator.builder().engine(engine).eventLog(timelines).build();
- *      ApiServer server = ApiServer.builder().orchestrator(pagantic).timelines(timelines).modelName("qwen3")
+ *      ApiServer server = ApiServer.builder().orchestrator(pagantic).timelines(timelines).modelName("llama-3.2-1b")
  *              .port(8080).bearerToken(System.getenv("PAGANTIC_API_TOKEN")).build().start()) {
  *     ...  // OpenAI clients use http://127.0.0.1:8080/v1 as their base URL
  * }
@@ -78,13 +81,14 @@ public final class ApiServer implements AutoCloseable {
         this.authentication = new BearerAuthentication(b.bearerToken);
         this.admission = new Admission(new RequestQueue(b.maxConcurrentRequests, b.queueSize, b.queueTimeout),
                 new RequestBodies(b.limits, new BodyReader(b.minRequestDataRate, System::nanoTime)));
-        this.inference = new Inference(Objects.requireNonNull(b.orchestrator), b.requestTimeout);
-        this.models = new ServedModels(b.modelName, b.aliases);
+        this.inference = new Inference(b.requestTimeout);
+        this.models = new ServedModels(b.modelName, b.aliases, Objects.requireNonNull(b.orchestrator), b.embedder,
+                b.others);
         EventTimeline timeline = b.events == null ? null : new EventTimeline(b.events);
         RequestIds ids = new RequestIds(timeline);
         this.chatCompletions = new ChatCompletionsRoute(admission, inference, ids, models, b.limits, b.clock);
-        this.embeddings = new EmbeddingsRoute(admission, inference, models, b.limits, b.embedder);
-        this.nativeRoutes = new NativeRoutes(admission, inference, ids, b.limits, timeline);
+        this.embeddings = new EmbeddingsRoute(admission, inference, models, b.limits);
+        this.nativeRoutes = new NativeRoutes(admission, inference, b.orchestrator, ids, b.limits, timeline);
         this.operations = new OperationsRoutes(admission, b.modelName);
     }
 
@@ -143,6 +147,7 @@ public final class ApiServer implements AutoCloseable {
         }
         admission.drain();
         if (running == null) {
+            models.close();
             return;
         }
         LOG.info("pagantic API draining: {} request(s) in flight", admission.stats().running());
@@ -152,6 +157,7 @@ public final class ApiServer implements AutoCloseable {
             admission.awaitIdle(Duration.ofSeconds(5));
         }
         running.stop();
+        models.close();
         LOG.info("pagantic API stopped");
     }
 
@@ -209,6 +215,7 @@ public final class ApiServer implements AutoCloseable {
         private Duration queueTimeout = DEFAULT_QUEUE_TIMEOUT;
         private final Set<String> aliases = new LinkedHashSet<>();
         private @Nullable TextEmbedder embedder;
+        private final Map<String, Supplier<ServedModel>> others = new LinkedHashMap<>();
         private Duration drainTimeout = Duration.ofSeconds(30);
         private Duration requestTimeout = Duration.ZERO;
         private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
@@ -308,6 +315,23 @@ public final class ApiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Another model to serve, besides the default one ({@link #orchestrator}), for requests whose {@code model}
+         * names it. It is loaded when a request first names it (that request waits; the others go on), listed by
+         * {@code /v1/models} from the start, and closed with the server. A loader that throws is answered 400 with
+         * OpenAI's code {@code model_not_available} and its message (a {@code PaganticException}'s code is kept), to
+         * that request and every later one naming the model.
+         *
+         * @param name   the name requests use; distinct from the default model's, its aliases and the other models'
+         * @param loader opens the model; it is called at most once
+         */
+        public Builder model(String name, Supplier<ServedModel> loader) {
+            require(name != null && !name.isBlank(), "a model name must not be blank");
+            require(!others.containsKey(name), "the model '" + name + "' is given twice");
+            others.put(name, Objects.requireNonNull(loader, "loader"));
+            return this;
+        }
+
         /** How long {@link ApiServer#close()} waits for requests in flight before cancelling them; 30 s default. */
         public Builder drainTimeout(Duration value) {
             this.drainTimeout = value;
@@ -366,6 +390,8 @@ public final class ApiServer implements AutoCloseable {
             require(clock != null, "the clock must not be null");
             require(idleTimeout != null && !idleTimeout.isNegative() && !idleTimeout.isZero(),
                     "the idle timeout must be positive");
+            require(!others.containsKey(modelName) && others.keySet().stream().noneMatch(aliases::contains),
+                    "another model must not be named as the default model or one of its aliases");
             require(minRequestDataRate >= 0, "minRequestDataRate must not be negative: " + minRequestDataRate);
             if (bearerToken != null && bearerToken.isBlank()) {
                 bearerToken = null;

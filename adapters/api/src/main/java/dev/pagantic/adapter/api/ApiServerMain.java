@@ -12,12 +12,16 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 
 /**
  * Runs the HTTP server from the command line ({@link ServerOptions#USAGE}):
@@ -126,8 +130,15 @@ public final class ApiServerMain {
                          BiFunction<Path, BiConsumer<ToolDefinition, Tool>, Runnable> mcpTools) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(mcpTools, "mcpTools");
-        if (options.model().isPresent() && !Files.isRegularFile(options.model().get())) {
-            throw new IllegalArgumentException("no model file at " + options.model().get());
+        Set<String> names = new HashSet<>();
+        for (Path model : options.models()) {
+            if (!Files.isRegularFile(model)) {
+                throw new IllegalArgumentException("no model file at " + model);
+            }
+            if (!names.add(modelName(model))) {
+                throw new IllegalArgumentException("two models are named '" + modelName(model)
+                        + "' (their file names without .gguf): rename one");
+            }
         }
         ToolRegistry.Builder tools = ToolRegistry.builder();
         // Before the model loads, so that a bad configuration fails at once.
@@ -148,21 +159,11 @@ public final class ApiServerMain {
         TextEmbedder embedder = null;
         if (options.model().isPresent()) {
             Path model = options.model().get();
-            // No runtime given: the engine loads the model into a private one and closes it with itself.
-            LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model)
-                    .parallel(options.maxConcurrent()).gpuLayers(options.gpuLayers()).embeddings(true);
-            if (options.contextSize() > 0) {
-                llama.contextSize(options.contextSize());
-            }
-            if (options.threads() > 0) {
-                llama.threads(options.threads());
-            }
             out.println("loading " + model + " ...");
-            LlamaCppEngine built = llama.build();
-            engine = built;
-            embedder = built::embed;
-            String file = model.getFileName().toString();
-            modelName = file.endsWith(".gguf") ? file.substring(0, file.length() - ".gguf".length()) : file;
+            LlamaCppEngine llama = llama(options, model);
+            engine = llama;
+            embedder = llama::embed;
+            modelName = modelName(model);
         } else {
             modelName = "scripted";
             ScriptedEngine.Builder script = ScriptedEngine.builder().modelName(modelName);
@@ -172,16 +173,9 @@ public final class ApiServerMain {
             }
             engine = script.build();
         }
-        Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine).eventLog(events);
-        if (options.mcpConfig().isPresent()) {
-            orchestrator.tools(tools);
-        }
-        if (!options.systemPrompt().isEmpty()) {
-            orchestrator.systemPrompt(options.systemPrompt());
-        }
         Orchestrator built;
         try {
-            built = orchestrator.build();
+            built = orchestrator(options, engine, events, tools);
         } catch (RuntimeException invalid) {
             engine.close();
             throw invalid;
@@ -198,6 +192,8 @@ public final class ApiServerMain {
             if (embedder != null) {
                 server.embeddings(embedder);
             }
+            options.models().stream().skip(1).forEach(other ->
+                    server.model(modelName(other), () -> served(options, other, events, tools)));
             running.server = server.build().start();
         } catch (RuntimeException failure) {
             running.closeServing();
@@ -205,7 +201,61 @@ public final class ApiServerMain {
         }
         out.println("pagantic API serving '" + modelName + "' at " + running.server.baseUrl()
                 + " (OpenAI base URL " + running.server.baseUrl() + "/v1)");
+        if (options.models().size() > 1) {
+            out.println("also serving, loaded on first request: " + options.models().stream().skip(1)
+                    .map(ApiServerMain::modelName).collect(Collectors.joining(", ")));
+        }
         return running;
+    }
+
+    /** The name a model file is served under: its file name without {@code .gguf}. */
+    private static String modelName(Path model) {
+        String file = model.getFileName().toString();
+        return file.endsWith(".gguf") ? file.substring(0, file.length() - ".gguf".length()) : file;
+    }
+
+    /** Loads a model in a private llama.cpp runtime, which the engine closes with itself. */
+    private static LlamaCppEngine llama(ServerOptions options, Path model) {
+        LlamaCppEngine.Builder llama = LlamaCppEngine.builder().modelPath(model)
+                .parallel(options.maxConcurrent()).gpuLayers(options.gpuLayers()).embeddings(true);
+        if (options.contextSize() > 0) {
+            llama.contextSize(options.contextSize());
+        }
+        if (options.threads() > 0) {
+            llama.threads(options.threads());
+        }
+        return llama.build();
+    }
+
+    private static Orchestrator orchestrator(ServerOptions options, Engine engine, RequestTimelines events,
+                                             ToolRegistry tools) {
+        Orchestrator.Builder orchestrator = Orchestrator.builder().engine(engine).eventLog(events);
+        if (options.mcpConfig().isPresent()) {
+            orchestrator.tools(tools);
+        }
+        if (!options.systemPrompt().isEmpty()) {
+            orchestrator.systemPrompt(options.systemPrompt());
+        }
+        return orchestrator.build();
+    }
+
+    /** Loads a model besides the default one, on its first request; the server closes it. */
+    private static ServedModel served(ServerOptions options, Path model, RequestTimelines events,
+                                      ToolRegistry tools) {
+        LlamaCppEngine llama = llama(options, model);
+        try {
+            Orchestrator orchestrator = orchestrator(options, llama, events, tools);
+            return new ServedModel(orchestrator, Optional.of(llama::embed), () -> {
+                try {
+                    orchestrator.close();
+                } finally {
+                    llama.close();
+                }
+            });
+        } catch (RuntimeException invalid) {
+            llama.close();
+            throw invalid;
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import static dev.pagantic.adapter.api.Responses.LOG;
 import dev.pagantic.core.Cancellation;
 import dev.pagantic.core.TokenUsage;
 import dev.pagantic.inference.StreamHandler;
+import dev.pagantic.orchestrate.agent.AgentEventListener;
 import dev.pagantic.orchestrate.facade.ExecutionHints;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
@@ -44,7 +45,7 @@ final class ChatCompletionsRoute {
             JsonNode body = RequestBodies.parse(raw);
             String requestId = ids.reserve(RequestIds.wanted(ctx));
             ChatCompletionCall call;
-            String model;
+            ServedModels.Target model;
             try {
                 ChatCompletionCall mapped = requestMapper.map(body, requestId, RequestIds.traceId(ctx));
                 call = new ChatCompletionCall(mapped.request().toBuilder()
@@ -59,10 +60,10 @@ final class ChatCompletionsRoute {
         });
     }
 
-    private void run(Context ctx, ChatCompletionCall call, String model) {
+    private void run(Context ctx, ChatCompletionCall call, ServedModels.Target model) {
         String requestId = call.request().requestId();
         ChatCompletionResponseMapper.Envelope envelope = ChatCompletionResponseMapper.envelope(requestId,
-                clock.instant().getEpochSecond(), model);
+                clock.instant().getEpochSecond(), model.name());
         ctx.res().setHeader(RequestIds.HEADER, requestId);
         Cancellation cancellation = new Cancellation();
         ChatStream stream = call.stream()
@@ -70,8 +71,8 @@ final class ChatCompletionsRoute {
         List<SystemResponse> choices = new ArrayList<>();
         TokenUsage usage = TokenUsage.ZERO;
         for (int index = 0; index < call.choices(); index++) {
-            SystemResponse response = inference.execute(choice(call, index),
-                    stream == null ? StreamHandler.NOOP : stream, cancellation);
+            SystemResponse response = inference.execute(model.orchestrator(), choice(call, index),
+                    stream == null ? StreamHandler.NOOP : stream, AgentEventListener.NOOP, cancellation);
             if (stream != null && stream.clientGone()) {
                 LOG.info("request {} ended {} after its client disconnected", requestId,
                         response.error().map(error -> error.code().name()).orElse("normally"));

@@ -6,7 +6,6 @@ import dev.pagantic.core.ErrorCode;
 import io.javalin.http.Context;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /** {@code POST /v1/embeddings}: OpenAI's embeddings of a string or an array of strings, as floats or base64. */
@@ -16,29 +15,25 @@ final class EmbeddingsRoute {
     private final Inference inference;
     private final ServedModels models;
     private final ApiLimits limits;
-    private final @Nullable TextEmbedder embedder;
 
-    /** @param embedder what computes the vectors; null when the server computes none (then 404) */
-    EmbeddingsRoute(Admission admission, Inference inference, ServedModels models, ApiLimits limits,
-                    @Nullable TextEmbedder embedder) {
+    EmbeddingsRoute(Admission admission, Inference inference, ServedModels models, ApiLimits limits) {
         this.admission = admission;
         this.inference = inference;
         this.models = models;
         this.limits = limits;
-        this.embedder = embedder;
     }
 
     void handle(Context ctx) {
         admission.serve(ctx, Dialect.OPENAI, raw -> {
             JsonNode body = RequestBodies.parse(raw);
             EmbeddingsCall call = EmbeddingsCall.of(body, limits);
-            String model = models.answering(body);
-            TextEmbedder computing = embedder;
+            ServedModels.Target model = models.answering(body);
+            TextEmbedder computing = model.embedder();
             if (computing == null) {
                 throw ApiFailure.of(HttpStatuses.NOT_FOUND, ErrorCode.CONFIG_UNSUPPORTED_CAPABILITY,
-                        "model_not_found", "model '" + model + "' does not compute embeddings on this server");
+                        "model_not_found", "model '" + model.name() + "' does not compute embeddings on this server");
             }
-            return Admission.Admitted.of(() -> Responses.send(ctx, 200, embed(computing, call, model)));
+            return Admission.Admitted.of(() -> Responses.send(ctx, 200, embed(computing, call, model.name())));
         });
     }
 

@@ -15,29 +15,25 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The work of admitted requests: the orchestrator's calls with the server's default timeout, each under a
- * {@link Cancellation} that {@link ApiServer#close()} cancels when the drain times out.
+ * The work of admitted requests: the served models' orchestrator calls with the server's default timeout, each
+ * under a {@link Cancellation} that {@link ApiServer#close()} cancels when the drain times out.
  */
 final class Inference {
 
-    private final Orchestrator orchestrator;
     private final Duration requestTimeout;
     private final Set<Cancellation> inFlight = ConcurrentHashMap.newKeySet();
 
     /** @param requestTimeout the timeout of requests that set none; zero for none */
-    Inference(Orchestrator orchestrator, Duration requestTimeout) {
-        this.orchestrator = orchestrator;
+    Inference(Duration requestTimeout) {
         this.requestTimeout = requestTimeout;
     }
 
-    /** Runs a request on the orchestrator; a failure is logged and returned in the response. */
-    SystemResponse execute(SystemRequest request, StreamHandler stream, Cancellation cancellation) {
-        return execute(request, stream, AgentEventListener.NOOP, cancellation);
-    }
-
-    /** Runs a request whose agent events go to {@code events}; a failure is logged and returned in the response. */
-    SystemResponse execute(SystemRequest request, StreamHandler stream, AgentEventListener events,
-                           Cancellation cancellation) {
+    /**
+     * Runs a request on a model's orchestrator; its agent events go to {@code events}. A failure is logged and
+     * returned in the response.
+     */
+    SystemResponse execute(Orchestrator orchestrator, SystemRequest request, StreamHandler stream,
+                           AgentEventListener events, Cancellation cancellation) {
         SystemResponse response = tracked(cancellation,
                 () -> orchestrator.execute(request, stream, events, cancellation));
         response.error().ifPresent(error -> LOG.info("request {} failed: {} {}", response.requestId(),

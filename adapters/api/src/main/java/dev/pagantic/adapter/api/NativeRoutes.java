@@ -10,6 +10,7 @@ import dev.pagantic.core.Message;
 import dev.pagantic.inference.StreamHandler;
 import dev.pagantic.orchestrate.agent.AgentEventListener;
 import dev.pagantic.orchestrate.facade.FacadeJson;
+import dev.pagantic.orchestrate.facade.Orchestrator;
 import dev.pagantic.orchestrate.facade.SystemRequest;
 import dev.pagantic.orchestrate.facade.SystemResponse;
 import io.javalin.http.Context;
@@ -27,15 +28,20 @@ final class NativeRoutes {
 
     private final Admission admission;
     private final Inference inference;
+    private final Orchestrator orchestrator;
     private final RequestIds ids;
     private final ApiLimits limits;
     private final @Nullable EventTimeline timeline;
 
-    /** @param timeline the recorded timelines; null when no event log is wired (then the events route is 404) */
-    NativeRoutes(Admission admission, Inference inference, RequestIds ids, ApiLimits limits,
+    /**
+     * @param orchestrator the default model's, which native requests run on
+     * @param timeline     the recorded timelines; null when no event log is wired (then the events route is 404)
+     */
+    NativeRoutes(Admission admission, Inference inference, Orchestrator orchestrator, RequestIds ids, ApiLimits limits,
                  @Nullable EventTimeline timeline) {
         this.admission = admission;
         this.inference = inference;
+        this.orchestrator = orchestrator;
         this.ids = ids;
         this.limits = limits;
         this.timeline = timeline;
@@ -74,7 +80,7 @@ final class NativeRoutes {
         Cancellation cancellation = new Cancellation();
         @Nullable RequestEventStream events = RequestEventStream.requested(ctx.req(), body)
                 ? new RequestEventStream(ctx.res(), cancellation) : null;
-        SystemResponse response = inference.execute(request, StreamHandler.NOOP,
+        SystemResponse response = inference.execute(orchestrator, request, StreamHandler.NOOP,
                 events == null ? AgentEventListener.NOOP : events, cancellation);
         if (events != null && events.end(response)) {
             return;

@@ -16,7 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  *   <tr><th>status</th><th>type</th><th>code (examples)</th></tr>
  *   <tr><td>400</td><td>invalid_request_error</td><td>{@code invalid_value}, {@code invalid_type},
  *       {@code decimal_above_max_value}, {@code integer_below_min_value}, {@code missing_required_parameter},
- *       {@code unsupported_parameter}, {@code unsupported_value}, {@code context_length_exceeded}; null for a body
+ *       {@code unsupported_parameter}, {@code unsupported_value}, {@code context_length_exceeded},
+ *       {@code model_not_available}; null for a body
  *       that is not JSON, as OpenAI</td></tr>
  *   <tr><td>401</td><td>invalid_request_error</td><td>{@code invalid_api_key}</td></tr>
  *   <tr><td>404</td><td>invalid_request_error</td><td>{@code model_not_found}, {@code unknown_url}</td></tr>

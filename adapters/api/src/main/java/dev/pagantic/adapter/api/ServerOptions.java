@@ -10,9 +10,9 @@ import java.util.Optional;
 /**
  * The command line of {@link ApiServerMain}.
  *
- * @param model         the GGUF model to serve with llama.cpp; empty with {@code scripted}
+ * @param models        the GGUF models to serve with llama.cpp, the default one first; empty with {@code scripted}
  * @param scripted      the replies of a scripted engine, served in turn (to try the API without a model); empty with
- *                      {@code model}
+ *                      {@code models}
  * @param host          the interface to bind
  * @param port          the port (0 for an ephemeral one)
  * @param token         the bearer token; empty for none
@@ -29,16 +29,16 @@ import java.util.Optional;
  * @param aliases            other model names the served model answers to
  * @param mcpConfig          an {@code mcpServers} JSON file whose servers' tools the model is offered; empty for none
  */
-record ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
+record ServerOptions(List<Path> models, List<String> scripted, String host, int port, String token,
                      int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
                      boolean help, int idleTimeoutSeconds, int minRequestRate, int queueSize,
                      int queueTimeoutSeconds, List<String> aliases, Optional<Path> mcpConfig) {
 
     /** The options without the slow-client settings, which take their defaults. */
-    ServerOptions(Optional<Path> model, List<String> scripted, String host, int port, String token,
+    ServerOptions(List<Path> models, List<String> scripted, String host, int port, String token,
                   int maxConcurrent, int contextSize, int threads, int gpuLayers, String systemPrompt,
                   boolean help) {
-        this(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers, systemPrompt, help,
+        this(models, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers, systemPrompt, help,
                 (int) ApiServer.DEFAULT_IDLE_TIMEOUT.toSeconds(), (int) ApiServer.DEFAULT_MIN_REQUEST_DATA_RATE,
                 ApiServer.DEFAULT_QUEUE_SIZE, (int) ApiServer.DEFAULT_QUEUE_TIMEOUT.toSeconds(), List.of(),
                 Optional.empty());
@@ -46,7 +46,9 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
 
     static final String USAGE = String.join("\n",
             "usage: pagantic serve (--model FILE.gguf | --scripted REPLY...) [options]",
-            "  --model FILE          serve a GGUF model in process with llama.cpp",
+            "  --model FILE          serve a GGUF model in process with llama.cpp; repeat it to serve several:",
+            "                        the first answers requests naming no model, each other one is loaded",
+            "                        when a request first names it (its file name without .gguf)",
             "  --scripted REPLY...   serve a scripted engine answering the replies in turn (no model needed)",
             "  --host HOST           interface to bind (default 127.0.0.1; 0.0.0.0 for all)",
             "  --port PORT           port (default 8080; 0 for an ephemeral one)",
@@ -56,7 +58,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             "                        with --model also the llama.cpp slots, each with context-size / N tokens",
             "  --queue-size N        requests waiting in order for a slot; 429 beyond (default 64; 0: none)",
             "  --queue-timeout SECS  how long a request may wait for a slot; 429 after (default 300)",
-            "  --alias NAME          another model name to answer to (repeatable), e.g. gpt-4o-mini;",
+            "  --alias NAME          another name the default model answers to (repeatable), e.g. gpt-4o-mini;",
             "                        other names are answered 404 model_not_found",
             "  --context-size N      llama.cpp context size in tokens (default: the engine's)",
             "  --threads N           llama.cpp CPU threads (default: all processors)",
@@ -71,7 +73,7 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             "  --help                print this and exit");
 
     ServerOptions {
-        Objects.requireNonNull(model, "model");
+        models = List.copyOf(models);
         scripted = List.copyOf(scripted);
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(token, "token");
@@ -80,13 +82,18 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
         Objects.requireNonNull(mcpConfig, "mcpConfig");
     }
 
+    /** The default model: the first one given; empty with {@code scripted}. */
+    Optional<Path> model() {
+        return models.stream().findFirst();
+    }
+
     /**
      * Parses the arguments; the token defaults to the environment's {@code PAGANTIC_API_TOKEN}.
      *
      * @throws IllegalArgumentException with a message for the user, for arguments that do not make a server
      */
     static ServerOptions parse(List<String> args, Map<String, String> env) {
-        Optional<Path> model = Optional.empty();
+        List<Path> models = new ArrayList<>();
         List<String> scripted = new ArrayList<>();
         boolean scriptedGiven = false;
         String host = "127.0.0.1";
@@ -107,9 +114,9 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
             String option = args.get(i);
             switch (option) {
                 case "--help", "-h" -> {
-                    return new ServerOptions(model, scripted, host, port, token, 1, 0, 0, 0, "", true);
+                    return new ServerOptions(models, scripted, host, port, token, 1, 0, 0, 0, "", true);
                 }
-                case "--model" -> model = Optional.of(Path.of(value(args, ++i, option)));
+                case "--model" -> models.add(Path.of(value(args, ++i, option)));
                 case "--scripted" -> {
                     scriptedGiven = true;
                     while (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
@@ -133,16 +140,16 @@ record ServerOptions(Optional<Path> model, List<String> scripted, String host, i
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'");
             }
         }
-        if (model.isPresent() == scriptedGiven) {
+        if (models.isEmpty() != scriptedGiven) {
             throw new IllegalArgumentException("give either --model FILE or --scripted REPLY...");
         }
         if (scriptedGiven && scripted.isEmpty()) {
             throw new IllegalArgumentException("--scripted needs at least one reply");
         }
         if (maxConcurrent == 0) {
-            maxConcurrent = model.isPresent() ? 1 : 4;
+            maxConcurrent = models.isEmpty() ? 4 : 1;
         }
-        return new ServerOptions(model, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers,
+        return new ServerOptions(models, scripted, host, port, token, maxConcurrent, contextSize, threads, gpuLayers,
                 systemPrompt, false, idleTimeout, minRequestRate, queueSize, queueTimeout, aliases, mcpConfig);
     }
 

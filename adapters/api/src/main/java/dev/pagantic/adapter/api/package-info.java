@@ -2,7 +2,7 @@
  * The HTTP adapter: a server ({@link dev.pagantic.adapter.api.ApiServer}, Javalin on Jetty) that serves an
  * {@code Orchestrator} to OpenAI-protocol clients and to clients of pagantic's own request format, and
  * {@link dev.pagantic.adapter.api.ApiServerMain}, which runs it from the command line on a llama.cpp model
- * ({@code --model file.gguf}) or a scripted engine ({@code --scripted reply...}, to try the API without a model):
+ * ({@code --model file.gguf}, repeatable) or a scripted engine ({@code --scripted reply...}, to try the API without a model):
  * the {@code pagantic serve} command of the distribution.
  *
  * <h2>Endpoints</h2>
@@ -22,9 +22,12 @@
  *       {@code RequestTimelines} that the orchestrator writes to (timestamp, {@code offset_ms} since the first event, layer, action, data,
  *       {@code duration_ms}, error, correlation ids): lifecycle transitions, inference, tool, context and vote
  *       events; 404 when nothing is recorded for the id.</li>
- *   <li>{@code GET /v1/models} (and {@code /v1/models/{id}}): OpenAI's model list with the one model served and its
- *       aliases. A request naming another model is 404 {@code model_not_found}; one naming none (or a blank name)
- *       is served.</li>
+ *   <li>{@code GET /v1/models} (and {@code /v1/models/{id}}): OpenAI's model list with the models served and the
+ *       default model's aliases. A request naming none (or a blank name) is served by the default model; one naming
+ *       another served model by that model, loaded on its first request ({@code ApiServer.Builder.model}: a server
+ *       that offers several models starts as fast as with one and holds only those asked for; one that cannot load
+ *       is 400 {@code model_not_available} with the reason, kept for later requests); one naming a model not served
+ *       is 404 {@code model_not_found}.</li>
  *   <li>{@code GET /health}: {@code {"status": "ok", "queue": {...}}}, or 503 {@code draining} during a graceful
  *       shutdown; {@code GET /metrics}: the queue in Prometheus' text format. Both open without a token.</li>
  *   <li>{@code GET /}: the playground page, a chat with the served model through the native endpoint's event
@@ -119,10 +122,10 @@
  *       what releases what the route reserved (the request id, {@code RequestIds}) whether it ran or not.</li>
  *   <li>One route class per endpoint family: {@code ChatCompletionsRoute} (chat completions, {@code n} choices,
  *       streamed through {@code ChatStream}'s server-sent events), {@code EmbeddingsRoute}, {@code NativeRoutes}
- *       ({@code /v1/requests} and its events), {@code ServedModels} (which model name a request is answered with,
- *       and the model list), {@code OperationsRoutes} (health, metrics, the playground, 404 and 405), and
+ *       ({@code /v1/requests} and its events), {@code ServedModels} (which model a request is answered by, loading
+ *       the others on first use, and the model list), {@code OperationsRoutes} (health, metrics, the playground, 404 and 405), and
  *       {@code BearerAuthentication} in front of {@code /v1}.</li>
- *   <li>{@code Inference} runs admitted work on the orchestrator with the default timeout, under a
+ *   <li>{@code Inference} runs admitted work on the answering model's orchestrator with the default timeout, under a
  *       {@code Cancellation} that a shutdown whose drain timed out cancels. {@code Responses} writes every answer
  *       (whole JSON, completed at once) and errors in the endpoint's {@code Dialect}: OpenAI's document or the
  *       facade's.</li>

@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,8 @@ class ApiServerMainTest {
 
         assertThat(options.token()).isEqualTo("env");
         assertThat(options.model()).contains(Path.of("m.gguf"));
+        assertThat(ServerOptions.parse(List.of("--model", "a.gguf", "--model", "b.gguf"), Map.of()).models())
+                .containsExactly(Path.of("a.gguf"), Path.of("b.gguf"));
         assertThat(options.maxConcurrent()).isEqualTo(1);
     }
 
@@ -106,6 +109,55 @@ class ApiServerMainTest {
     }
 
     @Test
+    void aServedModelTheBundledLlamaCppCannotRunIsAnswered400NamingItsArchitectureWhileTheOthersServe(
+            @TempDir Path dir) throws Exception {
+        Path qwen3 = TestModels.withArchitecture(testModel("stories260K.gguf"), "qwen3", dir);
+        String qwen3Name = qwen3.getFileName().toString().replace(".gguf", "");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ApiServerMain.Running running = ApiServerMain.start(ApiServerMain.options(
+                        "--model", testModel("stories260K.gguf").toString(), "--model", qwen3.toString(),
+                        "--model", testModel("llama-2-tiny-random.gguf").toString(),
+                        "--port", "0", "--context-size", "512", "--threads", "2"),
+                new PrintStream(out, true, StandardCharsets.UTF_8))) {
+            String base = running.server().baseUrl();
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("loaded on first request: " + qwen3Name
+                    + ", llama-2-tiny-random");
+            JsonNode listed = TestServer.JSON.readTree(get(base + "/v1/models").body()).path("data");
+            assertThat(listed.findValuesAsString("id")).containsExactly("stories260K", "llama-2-tiny-random",
+                    qwen3Name);
+
+            for (int attempt = 0; attempt < 2; attempt++) { // the failure is kept, not retried
+                HttpResponse<String> refused = post(base, chat(qwen3Name));
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+                JsonNode error = TestServer.JSON.readTree(refused.body()).path("error");
+                assertThat(error.path("code").asString()).isEqualTo("model_not_available");
+                assertThat(error.path("type").asString()).isEqualTo("invalid_request_error");
+                assertThat(error.path("pagantic_code").asString()).isEqualTo("INFERENCE_MODEL_UNAVAILABLE");
+                assertThat(error.path("message").asString()).contains("'" + qwen3Name + "' cannot be served",
+                        "'qwen3'", "b4916", "llama-server");
+            }
+            HttpResponse<String> other = post(base, chat("llama-2-tiny-random"));
+            assertThat(other.statusCode()).as(other.body()).isEqualTo(200);
+            assertThat(TestServer.JSON.readTree(other.body()).path("model").asString())
+                    .isEqualTo("llama-2-tiny-random");
+            HttpResponse<String> byDefault = post(base, chat(""));
+            assertThat(byDefault.statusCode()).as(byDefault.body()).isEqualTo(200);
+            assertThat(TestServer.JSON.readTree(byDefault.body()).path("model").asString()).isEqualTo("stories260K");
+        }
+    }
+
+    @Test
+    void twoModelsOfOneNameAreRefusedBeforeAnythingLoads(@TempDir Path dir) throws Exception {
+        Path copy = Files.copy(testModel("stories260K.gguf"), Files.createDirectory(dir.resolve("b"))
+                .resolve("stories260K.gguf"));
+
+        assertThatThrownBy(() -> ApiServerMain.start(ApiServerMain.options("--model",
+                        testModel("stories260K.gguf").toString(), "--model", copy.toString(), "--port", "0"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+                .hasMessageContaining("two models are named 'stories260K'");
+    }
+
+    @Test
     void aLlamaCppModelIsServedThroughTheOpenAiEndpoint() throws Exception {
         Path model = testModel("stories260K.gguf");
         try (ApiServerMain.Running running = ApiServerMain.start(ApiServerMain.options("--model", model.toString(),
@@ -126,6 +178,15 @@ class ApiServerMainTest {
         HttpResponse<String> response = post(base, "{\"messages\":[{\"role\":\"user\",\"content\":\"Next?\"}]}");
         return TestServer.JSON.readTree(response.body()).path("choices").path(0).path("message").path("content")
                 .asString();
+    }
+
+    private static String chat(String model) {
+        return "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Once upon\"}],"
+                + "\"max_tokens\":4}";
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> post(String base, String body) throws Exception {

@@ -89,18 +89,21 @@ class PlaygroundPageTest {
             assertThat(first.path("errors").asInt()).as(first.toString()).isZero();
             assertThat(first.path("answer").asString()).isEqualTo(SUNNY);
             assertThat(first.path("partialAnswersSeen").asInt()).as("the answer grew while streaming").isGreaterThan(2);
-            assertThat(first.path("agentRows")).extracting(JsonNode::asString)
-                    .containsExactly("thinking", "tool_call", "tool_result", "tool_call", "tool_result", "text_delta");
+            assertThat(first.path("agentRows")).extracting(JsonNode::asString).containsExactly("steering_mode",
+                    "thinking", "tool_call", "tool_result", "tool_call", "tool_result", "steering_mode", "text_delta",
+                    "turn_end");
             assertThat(first.path("agentRowsWhileStreaming")).extracting(JsonNode::asString)
-                    .as("drawn as they arrived: the call before its result").contains("thinking tool_call");
+                    .as("drawn as they arrived: the call before its result")
+                    .contains("steering_mode thinking tool_call");
             List<String> details = first.path("agentDetails").valueStream().map(JsonNode::asString).toList();
-            assertThat(details).hasSize(6);
-            assertThat(details.subList(0, 4)).containsExactly("thinking: I will look the weather up.",
-                    "tool_call: get_weather {\"city\":\"Paris\"}", "tool_result: get_weather → Sunny in Paris",
-                    "tool_call: get_forecast {\"city\":\"Paris\"}");
-            assertThat(details.get(4)).as("the failed tool's error")
+            assertThat(details).hasSize(9);
+            assertThat(details.subList(0, 5)).containsExactly("steering_mode: steer: 2 tool call(s) to run",
+                    "thinking: I will look the weather up.", "tool_call: get_weather {\"city\":\"Paris\"}",
+                    "tool_result: get_weather → Sunny in Paris", "tool_call: get_forecast {\"city\":\"Paris\"}");
+            assertThat(details.get(5)).as("the failed tool's error")
                     .startsWith("tool_result: get_forecast failed: ").contains("the forecast service is down");
-            assertThat(details.get(5)).isEqualTo("text_delta: " + SUNNY);
+            assertThat(details.subList(6, 8)).containsExactly("steering_mode: respond", "text_delta: " + SUNNY);
+            assertThat(details.get(8)).matches("turn_end: the turn took \\d+ ms");
             assertThat(first.path("failedMarks").asInt()).as("the error is drawn as a failure").isEqualTo(1);
             assertThat(first.path("agentX")).extracting(JsonNode::asDouble).as("placed in time order")
                     .isSortedAccordingTo(Double::compare);
@@ -112,7 +115,8 @@ class PlaygroundPageTest {
             JsonNode second = page.path("turns").get(1);
             assertThat(second.path("errors").asInt()).as(second.toString()).isZero();
             assertThat(second.path("answer").asString()).isEqualTo("Tomorrow it rains in Paris.");
-            assertThat(second.path("agentRows")).extracting(JsonNode::asString).containsExactly("text_delta");
+            assertThat(second.path("agentRows")).extracting(JsonNode::asString)
+                    .containsExactly("steering_mode", "text_delta", "turn_end");
             assertThat(second.path("inferenceBars").asInt()).isEqualTo(1);
             assertThat(second.path("toolBars").asInt()).isZero();
             assertDrawnTotalMatchesTheEvents(second);

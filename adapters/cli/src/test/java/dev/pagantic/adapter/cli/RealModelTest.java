@@ -33,12 +33,30 @@ class RealModelTest {
     void extractOnARealModelGivesJsonWithTheSchemasKey() {
         Path model = model(STORIES);
 
-        Cli.Run run = Cli.run("--model", model.toString(), "--ctx-size", "2048", "extract", "--schema-inline",
-                ExtractCommandTest.NAME_SCHEMA, "--max-tokens", "48", "--temperature", "0", "Name a cat.");
+        String closed = ExtractCommandTest.NAME_SCHEMA.replaceFirst("\\}$", ",\"additionalProperties\":false}");
 
-        // The decoder is constrained by the grammar derived from the schema, so even this model writes valid JSON.
+        Cli.Run run = Cli.run("--model", model.toString(), "--ctx-size", "2048", "extract", "--schema-inline",
+                closed, "--max-tokens", "48", "--temperature", "0", "Name a cat.");
+
+        // The decoder is constrained by the grammar derived from the schema, so even this model writes valid JSON; the
+        // object is closed, or the model would go on adding properties until the token limit.
         assertThat(run.code()).as(run.err()).isZero();
         assertThat(run.out()).startsWith("{").contains("\"name\" : \"");
+    }
+
+    @Test
+    void anExtractionCutOffAtTheTokenLimitIsAConstraintFailureWithNothingOnStdout() {
+        Path model = model(STORIES);
+        String open = "{\"type\":\"object\",\"properties\":{\"story\":{\"type\":\"string\"}},"
+                + "\"required\":[\"story\"]}";
+
+        Cli.Run run = Cli.run("--model", model.toString(), "--ctx-size", "2048", "extract", "--lenient",
+                "--schema-inline", open, "--max-tokens", "6", "--temperature", "0", "Tell a story.");
+
+        assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.CONSTRAINT);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("CONSTRAINT_JSON_INVALID", "cut off at the token limit after 6 tokens",
+                "--max-tokens");
     }
 
     @Test

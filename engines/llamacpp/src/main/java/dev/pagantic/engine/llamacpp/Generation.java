@@ -84,9 +84,7 @@ final class Generation {
         List<ToolDefinition> tools = options.toolChoice().mode() == RequestOptions.ToolChoice.Mode.NONE ? List.of()
                 : request.tools();
         String template = model.templates().source(!tools.isEmpty());
-        Plan plan = plan(options, tools, ToolFormats.detect(template));
-        ChatShape.requireAccepted(template, plan.messages());
-        return plan;
+        return plan(options, tools, ToolFormats.detect(template)).shapedFor(template);
     }
 
     private Plan plan(RequestOptions options, List<ToolDefinition> tools, ToolFormat format) {
@@ -116,6 +114,11 @@ final class Generation {
 
         String prompt(LlamaModel llama) {
             return PromptRenderer.render(llama, messages, templateTools, options.templateSwitches());
+        }
+
+        /** This plan with its messages in the shape the template accepts ({@link ChatShape}). */
+        Plan shapedFor(String template) {
+            return new Plan(options, tooling, grammar, ChatShape.accepted(template, messages), templateTools);
         }
     }
 

@@ -27,9 +27,10 @@
  *       logit biases would reach the binding's JSON as {@code Infinity} or {@code NaN}, and a grammar terminal that
  *       can match U+0000 makes llama.cpp throw from the sampler: all abort the JVM and are refused in Java
  *       ({@code NativeInputGuard}, {@code RequestOptions}). A chat template's {@code raise_exception} aborts the JVM
- *       too, so for a template that calls it, a conversation in a shape such templates reject (a late system
- *       message, an assistant message first, two user or assistant messages in a row) is refused before rendering
- *       ({@code ChatShape}). Child-JVM tests ({@code NativeAbortTest},
+ *       too, so for a template that calls it the conversation is rendered in the shape such templates accept: a
+ *       late system message (the orchestrator's retrieved context) folded into the next user message, adjacent
+ *       messages of one role joined; what cannot be brought there (an assistant message first) is refused before
+ *       rendering ({@code ChatShape}). Child-JVM tests ({@code NativeAbortTest},
  *       {@code NativeSafetyTest}) prove each.</li>
  *   <li><b>Cancellation from the generating thread.</b> The binding's {@code cancel()} from another thread hangs the
  *       waiting thread, and an abandoned generation blocks the model until its token budget is spent, so the engine

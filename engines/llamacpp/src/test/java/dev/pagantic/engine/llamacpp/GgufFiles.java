@@ -15,7 +15,7 @@ import java.util.List;
  * {@code gguf} writers do. The key-value pairs are copied byte for byte but the template; the tensor infos and data
  * are copied unchanged (their offsets are relative to the aligned data section, which is realigned).
  */
-final class GgufFiles {
+public final class GgufFiles {
 
     private static final int DEFAULT_ALIGNMENT = 32;
 
@@ -23,7 +23,7 @@ final class GgufFiles {
     }
 
     /** A copy of {@code source} whose default chat template is {@code template}. */
-    static Path withTemplate(Path source, Path target, String template) throws IOException {
+    public static Path withTemplate(Path source, Path target, String template) throws IOException {
         byte[] file = Files.readAllBytes(source);
         GgufMetadata metadata = GgufMetadata.read(source);
         List<byte[]> entries = new ArrayList<>();

@@ -27,7 +27,7 @@ public final class NativeAbortProbe {
      * A chat template that raises on the conversation's shape, as Mistral's, Gemma's and others do: a system message
      * only at the beginning, then user and assistant alternating from a user message.
      */
-    static final String STRICT_TEMPLATE = """
+    public static final String STRICT_TEMPLATE = """
             {%- if messages[0]['role'] == 'system' -%}{%- set loop_messages = messages[1:] -%}\
             {{- '<<SYS>>' + messages[0]['content'] + '<</SYS>>' -}}\
             {%- else -%}{%- set loop_messages = messages -%}{%- endif -%}
@@ -42,8 +42,11 @@ public final class NativeAbortProbe {
             {%- else -%}{{- message['content'] + eos_token -}}{%- endif -%}
             {%- endfor -%}""";
 
-    /** Conversations whose shape {@link #STRICT_TEMPLATE} rejects, by name. */
-    static final Map<String, List<Message>> MISSHAPEN = Map.of(
+    /**
+     * Conversations whose shape {@link #STRICT_TEMPLATE} rejects, by name: the engine shapes the first two (a second
+     * system message is where the orchestrator places retrieved context) and refuses the third.
+     */
+    static final Map<String, List<Message>> CONVERSATIONS = Map.of(
             "two-user-messages-in-a-row", List.of(Message.user("Hi"), Message.user("Are you there?")),
             "a-second-system-message", List.of(Message.system("Be brief."), Message.user("Hi"),
                     Message.assistant("Hello"), Message.system("Be verbose."), Message.user("Tell a story")),
@@ -81,14 +84,14 @@ public final class NativeAbortProbe {
             case "n-probs" -> engine(false).infer(request("Hi").option("n_probs", 5).build()).content();
             case "nul-in-message" -> engine(false).infer(request("a\0b").build()).content();
             case "embeddings-on-llama" -> String.valueOf(engine(true).embed("hello").length);
-            case "template-alternating-chat" -> strictEngine().infer(Request.builder().addMessage(Message.system("Be "
-                    + "brief.")).addMessage(Message.user("Hi")).addMessage(Message.assistant("Hello"))
-                    .addMessage(Message.user("Tell a story")).temperature(0).maxTokens(4).build()).finishReason()
-                    .name();
             default -> {
                 if (scenario.startsWith("template:")) {
-                    yield strictEngine().infer(Request.builder().messages(MISSHAPEN.get(scenario.substring(
-                            "template:".length()))).maxTokens(4).build()).content();
+                    // the prompt on one line (a newline as \n), then the finish reason of the answer to it
+                    Request request = Request.builder().messages(CONVERSATIONS.get(scenario.substring(
+                            "template:".length()))).temperature(0).maxTokens(4).build();
+                    LlamaCppEngine engine = strictEngine();
+                    yield "PROMPT " + engine.prompt(request).replace("\n", "\\n") + " FINISHED "
+                            + engine.infer(request).finishReason().name();
                 }
                 throw new IllegalArgumentException(scenario);
             }
@@ -97,7 +100,7 @@ public final class NativeAbortProbe {
 
     /**
      * Sends a value to the binding itself, without the engine's checks: shows what the engine must keep from native
-     * code. {@code native-template:<conversation>} renders one of {@link #MISSHAPEN} with {@link #STRICT_TEMPLATE};
+     * code. {@code native-template:<conversation>} renders one of {@link #CONVERSATIONS} with {@link #STRICT_TEMPLATE};
      * {@code native-n-probs:<n>} and {@code native-logit-bias:<bias>} generate with that {@code n_probs} or a bias on
      * token 10.
      */
@@ -108,7 +111,7 @@ public final class NativeAbortProbe {
         Path model = template ? strictModel() : TestModels.model(TestModels.STORIES);
         try (LlamaModel raw = new LlamaModel(new ModelSpec(model, 256, 2, 0, 512, 1, 0, false).toParameters())) {
             if (template) {
-                List<Message> messages = MISSHAPEN.get(value);
+                List<Message> messages = CONVERSATIONS.get(value);
                 System.out.println("RENDERED " + raw.applyTemplate(PromptRenderer.input(messages, List.of(),
                         Map.of()).toString()));
                 return;

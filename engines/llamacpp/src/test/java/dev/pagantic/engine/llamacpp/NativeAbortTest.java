@@ -19,8 +19,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * <p>A chat template's {@code raise_exception} aborts the JVM too (llama.cpp b4916 catches no template error): the
  * {@code native-template} cases show it on the binding itself with a template that raises on the conversation's
- * shape, and the {@code template} cases that the engine refuses each such conversation before native code
- * ({@link ChatShape}) and still answers a well-shaped one.
+ * shape, and the {@code template} cases that the engine brings such a conversation into a shape the template accepts
+ * and answers it (two user messages joined, a late system message folded into the next user message), or refuses,
+ * before native code, one it cannot bring there ({@link ChatShape}).
  *
  * <p>The {@code native-n-probs} and {@code native-logit-bias} cases measure the binding on OpenAI's {@code logprobs}
  * ({@code n_probs} in llama.cpp: any value aborts, so the engine and the server refuse it) and on non-finite
@@ -44,10 +45,10 @@ class NativeAbortTest {
             "n-probs, REFUSED CONFIG_INVALID",
             "nul-in-message, REFUSED CONFIG_INVALID",
             "embeddings-on-llama, SURVIVED 64",
-            "template:two-user-messages-in-a-row, REFUSED CONFIG_INVALID",
-            "template:a-second-system-message, REFUSED CONFIG_INVALID",
-            "template:an-assistant-message-first, REFUSED CONFIG_INVALID",
-            "template-alternating-chat, SURVIVED"})
+            "template:two-user-messages-in-a-row, SURVIVED PROMPT [INST] Hi\\n\\nAre you there? [/INST] FINISHED",
+            "template:a-second-system-message, '[INST] Hi [/INST]Hello</s>[INST] Be verbose.\\n\\nTell a story [/INST] "
+                    + "FINISHED'",
+            "template:an-assistant-message-first, REFUSED CONFIG_INVALID"})
     void anInputThatWouldAbortTheJvmIsRefusedOrMadeHarmless(String scenario, String expected) throws Exception {
         Probe probe = probe(scenario);
 

@@ -21,10 +21,12 @@ final class ChatMode implements ModeRunner {
 
     private final LoopSettings settings;
     private final Sessions sessions;
+    private final HistoryBudget budget;
 
     ChatMode(LoopSettings settings, Sessions sessions) {
         this.settings = settings;
         this.sessions = sessions;
+        this.budget = new HistoryBudget(settings);
     }
 
     @Override
@@ -33,7 +35,7 @@ final class ChatMode implements ModeRunner {
         if (req.hasSession()) {
             Sessions.Live session = sessions.acquire(req.sessionId());
             synchronized (session) {
-                session.forget(HistoryBudget.fit(settings, req.hints().settings(), session.memory, req.messages()));
+                session.forget(budget.fit(req.hints().settings(), session.memory, req.messages()));
             }
             AgentTurn turn = session.loop.chatTurn(call.ctx(), req.messages(), req.hints().settings(), call.options());
             sessions.persist(req.sessionId(), session);
@@ -51,7 +53,7 @@ final class ChatMode implements ModeRunner {
             settings.systemMessage().ifPresent(memory::append);
         }
         memory.appendAll(history);
-        HistoryBudget.fit(settings, req.hints().settings(), memory, turnMessages);
+        budget.fit(req.hints().settings(), memory, turnMessages);
         AgentLoop loop = loop(settings, memory);
         return response(call, loop.chatTurn(call.ctx(), turnMessages, req.hints().settings(), call.options()));
     }

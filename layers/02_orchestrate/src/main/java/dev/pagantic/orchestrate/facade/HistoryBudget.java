@@ -7,6 +7,7 @@ import dev.pagantic.inference.InferenceSettings;
 import dev.pagantic.inference.TokenCounter;
 import dev.pagantic.memory.ConversationBuffer;
 import dev.pagantic.orchestrate.loop.LoopSettings;
+import dev.pagantic.tool.ToolRegistry;
 import java.util.List;
 
 /**
@@ -15,7 +16,8 @@ import java.util.List;
  * the room for the reply fit the window. The cutting is the memory layer's eviction
  * ({@link ConversationBuffer#evictToTokenBudget}): system messages are pinned, and a tool call is never separated from
  * its results. Tokens are counted with the engine's own counter (exact for llama.cpp); an engine that does not know its
- * window (0) is left alone.
+ * window (0) is left alone. The tool definitions are the orchestrator's, fixed when it is built, so they are counted
+ * once (rendering each schema to count it cost a chat turn about 6% of its bytes, every turn).
  */
 final class HistoryBudget {
 
@@ -25,25 +27,28 @@ final class HistoryBudget {
      */
     static final int MARGIN_TOKENS = 64;
 
-    private HistoryBudget() {
+    private final LoopSettings settings;
+    private volatile int toolTokens = -1; // counted on first use; a race counts twice, to the same number
+
+    HistoryBudget(LoopSettings settings) {
+        this.settings = settings;
     }
 
     /**
      * Cuts the history in {@code memory} so that the turn fits the window.
      *
-     * @param settings the orchestrator's loop settings (engine, tools, inference settings)
      * @param request  the request's inference settings, laid over the orchestrator's
      * @param memory   the history before the turn
      * @param turn     the messages the turn adds
      * @return the number of messages removed from the history
      */
-    static int fit(LoopSettings settings, InferenceSettings request, ConversationBuffer memory, List<Message> turn) {
+    int fit(InferenceSettings request, ConversationBuffer memory, List<Message> turn) {
         int window = settings.engine().modelInfo().contextWindow();
         if (window <= 0) {
             return 0;
         }
         TokenCounter counter = settings.engine().tokenCounter();
-        int tools = settings.tools().map(registry -> toolTokens(registry.definitions(), counter)).orElse(0);
+        int tools = toolTokens(counter);
         int budget = Math.max(0, window - replyRoom(settings.inference().overrideWith(request).maxTokens(), window)
                 - counter.count(turn) - tools - MARGIN_TOKENS);
         int removed = memory.evictToTokenBudget(budget, counter).size();
@@ -67,12 +72,16 @@ final class HistoryBudget {
         return Math.min(asked, window / 2);
     }
 
-    private static int toolTokens(List<ToolDefinition> definitions, TokenCounter counter) {
-        int total = 0;
-        for (ToolDefinition definition : definitions) {
-            total += counter.count(definition.name()) + counter.count(definition.description())
-                    + counter.count(definition.parameters().toJsonSchema().toString());
+    private int toolTokens(TokenCounter counter) {
+        int counted = toolTokens;
+        if (counted < 0) {
+            counted = 0;
+            for (ToolDefinition definition : settings.tools().map(ToolRegistry::definitions).orElse(List.of())) {
+                counted += counter.count(definition.name()) + counter.count(definition.description())
+                        + counter.count(definition.parameters().toJsonSchema().toString());
+            }
+            toolTokens = counted;
         }
-        return total;
+        return counted;
     }
 }

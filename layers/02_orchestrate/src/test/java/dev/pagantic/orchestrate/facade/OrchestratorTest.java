@@ -464,6 +464,32 @@ class OrchestratorTest {
     }
 
     @Test
+    void structuredRequestsOfOneSchemaKeepTheirOwnSystemMessageAndStrictness() {
+        String angry = "{\"sentiment\":\"angry\"}";
+        ScriptedEngine engine = ScriptedEngine.replying(POSITIVE, POSITIVE, angry, angry, angry, angry);
+        try (Orchestrator facade = orchestrator(engine).build()) {
+            OutputContract strict = OutputContract.builder().schema(SENTIMENT).strictValidation(true).build();
+            OutputContract lenient = OutputContract.of(SENTIMENT);
+
+            SystemResponse first = facade.execute(SystemRequest.builder().mode(Mode.STRUCTURED).system("Be A.")
+                    .user("x").output(strict).build());
+            SystemResponse second = facade.execute(SystemRequest.builder().mode(Mode.STRUCTURED).system("Be B.")
+                    .user("x").output(strict).build());
+            SystemResponse tolerated = facade.execute(SystemRequest.builder().mode(Mode.STRUCTURED).user("x")
+                    .output(lenient).build());
+            SystemResponse refused = facade.execute(SystemRequest.builder().mode(Mode.STRUCTURED).user("x")
+                    .output(strict).build());
+
+            assertThat(first.structuredOutput()).contains(Map.of("sentiment", "positive"));
+            assertThat(second.structuredOutput()).contains(Map.of("sentiment", "positive"));
+            assertThat(tolerated.structuredOutput()).contains(Map.of("sentiment", "angry"));
+            assertThat(refused.error().orElseThrow().code()).isEqualTo(ErrorCode.CONSTRAINT_ENUM_UNRECOGNIZED);
+        }
+        assertThat(engine.requests().get(0).messages().get(0)).isEqualTo(Message.system("Be A."));
+        assertThat(engine.requests().get(1).messages().get(0)).isEqualTo(Message.system("Be B."));
+    }
+
+    @Test
     void redundantModeReportsVotingConfidenceAndCandidates() {
         List<ExecutionContext> contexts = new ArrayList<>();
         ScriptedEngine engine = ScriptedEngine.replying(POSITIVE, POSITIVE, "{\"sentiment\":\"negative\"}");
