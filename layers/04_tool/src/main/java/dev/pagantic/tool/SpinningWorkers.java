@@ -12,19 +12,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Platform daemon threads that wait for their next task spinning briefly (an {@link AdaptiveSpin}) before they park, the tool executor's pool
- * when it does not use virtual threads. A {@link java.util.concurrent.ThreadPoolExecutor} parks an idle thread at once,
- * so every quick call pays an operating-system wake-up to start; a worker here that ended a task a few microseconds
- * ago is still spinning and takes the next one without that. The most recently idle worker gets the next task (a
- * stack), so one worker serves a sequence of calls while the others park.
+ * Platform daemon threads that wait for their next task spinning briefly (an {@link AdaptiveSpin}) before they park:
+ * the tool executor's pool when it does not use virtual threads. A {@link java.util.concurrent.ThreadPoolExecutor}
+ * parks an idle thread at once, so every quick call pays an operating-system wake-up to start; a worker here that
+ * ended a task a few microseconds ago is still spinning and takes the next one without that. The most recently idle
+ * worker gets the next task (a stack), so one worker serves a sequence of calls while the others park.
  *
  * <p>Tasks are handed to idle workers, never queued: a task finds an idle worker or starts a new thread, at most
  * {@code maxThreads} in all. The tool executor's slots admit at most that many tasks at once (running or
  * abandoned), so the cap is only reached while a worker that has just ended a task is on its way back to the idle
  * stack; the submitter yields until it arrives. A worker whose tool hangs is simply busy: later tasks go to other
  * workers or new threads, never wait behind it. Idle workers end after the keep-alive time. {@code submit} wraps a
- * task in a {@link java.util.concurrent.FutureTask}, whose {@code cancel(true)} interrupts the worker only while it runs
- * that task; the worker clears a late interrupt before it takes the next one.
+ * task in a {@link java.util.concurrent.FutureTask}, whose {@code cancel(true)} interrupts the worker only while it
+ * runs that task; the worker clears a late interrupt before it takes the next one.
  */
 final class SpinningWorkers extends AbstractExecutorService {
 

@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  * tools that may spin on the CPU ignoring interruption, since such a tool keeps the carrier thread under a virtual
  * thread busy, and the carriers are as many as the cores. The caller waits for a call's outcome in one place (its
  * timeout, its deadline and its cancellation together): a quick tool costs one hand-off each way. Each side of a
- * hand-off spins briefly before it parks ({@link Builder#spinWait(Duration)}, adapted to how often spinning paid
- * lately): the caller waiting for the outcome, and an idle pool thread waiting for its next call, so that a quick
+ * hand-off spins briefly before it parks ({@link Builder#spinWait(Duration)}, shortened while recent waits were longer
+ * than that): the caller waiting for the outcome, and an idle pool thread waiting for its next call, so that a quick
  * tool needs no operating-system wake-up when a core is free. A hung or slow tool costs its caller one short spin;
  * then it parks, and every timeout, cancellation and abandonment works as without it.
  *
@@ -825,7 +825,8 @@ public final class ToolExecutor implements AutoCloseable {
          * How long a thread spins before it parks when it waits for the other side of a hand-off: the caller for a
          * tool's outcome, an idle pool thread for its next call; 20 µs by default. A quick tool then costs no
          * operating-system wake-up on either side, for at most this much CPU time per wait; a slow or hung tool
-         * costs the caller this spin once, then it parks as before. {@link Duration#ZERO} parks at once (the choice
+         * costs the caller at most this spin, then it parks as before (and after waits longer than this, the next
+         * spins are shorter, down to a sixteenth). {@link Duration#ZERO} parks at once (the choice
          * for machines where CPU time is scarcer than latency); on a single-CPU machine nothing spins.
          */
         public Builder spinWait(Duration spin) {
