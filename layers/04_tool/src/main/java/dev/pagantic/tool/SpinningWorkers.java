@@ -95,6 +95,7 @@ final class SpinningWorkers extends AbstractExecutorService {
     private final class Worker implements Runnable {
         final AtomicReference<Runnable> next = new AtomicReference<>();
         volatile boolean parked;
+        long handedAt; // System.nanoTime() of the last hand-over, published by next
         volatile Thread thread;
         private Runnable first;
 
@@ -104,6 +105,7 @@ final class SpinningWorkers extends AbstractExecutorService {
 
         /** Gives this idle worker its next task; false when it has retired. */
         boolean handOver(Runnable task) {
+            handedAt = System.nanoTime(); // before the task is published, so the worker reads it after the task
             if (!next.compareAndSet(null, task)) {
                 return false;
             }
@@ -143,7 +145,7 @@ final class SpinningWorkers extends AbstractExecutorService {
             while (System.nanoTime() - spinEnd < 0) {
                 Runnable task = next.get();
                 if (task != null) {
-                    spin.waited(System.nanoTime() - idleSince);
+                    spin.waited(handedAt - idleSince); // not when it woke: a late wake-up must not shorten the spin
                     return taken(task);
                 }
                 Thread.onSpinWait();
@@ -154,7 +156,7 @@ final class SpinningWorkers extends AbstractExecutorService {
                 Runnable task = next.get();
                 if (task != null) {
                     parked = false;
-                    spin.waited(System.nanoTime() - idleSince);
+                    spin.waited(handedAt - idleSince); // not when it woke: a late wake-up must not shorten the spin
                     return taken(task);
                 }
                 long left = retireAt - System.nanoTime();

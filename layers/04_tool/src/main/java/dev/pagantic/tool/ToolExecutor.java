@@ -463,7 +463,8 @@ public final class ToolExecutor implements AutoCloseable {
                 long wakeAt = Math.min(callerDeadline, task.started ? toolDeadline : saturatedAdd(now, task.timeout));
                 LockSupport.parkNanos(this, wakeAt - now);
             }
-            callerSpin.waited(System.nanoTime() - waitStart);
+            // how long the tool took to answer, not when this thread noticed: a late wake-up must not shorten the spin
+            callerSpin.waited(task.endedAt - waitStart);
             return end(run, outcome(ctx, run));
         } finally {
             task.waiter = null;
@@ -616,6 +617,7 @@ public final class ToolExecutor implements AutoCloseable {
         volatile boolean started;
         @Nullable String content; // the outcome, published by ended
         @Nullable Throwable thrown;
+        long endedAt; // System.nanoTime(), published by ended
         volatile boolean ended;
         volatile boolean callerCancelled;
         volatile @Nullable Thread waiter;
@@ -664,6 +666,7 @@ public final class ToolExecutor implements AutoCloseable {
         void publish(@Nullable String result, @Nullable Throwable failure) {
             content = result;
             thrown = failure;
+            endedAt = System.nanoTime();
             ended = true;
             wake();
         }
