@@ -42,10 +42,10 @@ import org.slf4j.LoggerFactory;
  * tools that may spin on the CPU ignoring interruption, since such a tool keeps the carrier thread under a virtual
  * thread busy, and the carriers are as many as the cores. The caller waits for a call's outcome in one place (its
  * timeout, its deadline and its cancellation together): a quick tool costs one hand-off each way. Each side of a
- * hand-off spins briefly before it parks ({@link Builder#spinWait(Duration)}, shortened while recent waits were longer
- * than that): the caller waiting for the outcome, and an idle pool thread waiting for its next call, so that a quick
- * tool needs no operating-system wake-up when a core is free. A hung or slow tool costs its caller one short spin;
- * then it parks, and every timeout, cancellation and abandonment works as without it.
+ * hand-off spins briefly before it parks ({@link Builder#spinWait(Duration)}, shortened while the other side's recent
+ * answers came later than that): the caller waiting for the outcome, and an idle pool thread waiting for its next
+ * call, so that a quick tool needs no operating-system wake-up when a core is free. A hung or slow tool costs its
+ * caller one short spin; then it parks, and every timeout, cancellation and abandonment works as without it.
  *
  * <h2>Failures are results</h2>
  * {@link #execute} and {@link #executeAll} never throw for a tool-level failure: it becomes an error
@@ -828,7 +828,7 @@ public final class ToolExecutor implements AutoCloseable {
          * How long a thread spins before it parks when it waits for the other side of a hand-off: the caller for a
          * tool's outcome, an idle pool thread for its next call; 20 µs by default. A quick tool then costs no
          * operating-system wake-up on either side, for at most this much CPU time per wait; a slow or hung tool
-         * costs the caller at most this spin, then it parks as before (and after waits longer than this, the next
+         * costs the caller at most this spin, then it parks as before (and after answers later than this, the next
          * spins are shorter, down to a sixteenth). {@link Duration#ZERO} parks at once (the choice
          * for machines where CPU time is scarcer than latency); on a single-CPU machine nothing spins.
          */
