@@ -7,6 +7,8 @@ import dev.pagantic.core.PaganticException;
 import dev.pagantic.core.Preconditions;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.AbstractList;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,6 +16,8 @@ import java.util.List;
 import java.util.Map.Entry;
 import java.util.Map;
 import java.util.Optional;
+import java.util.RandomAccess;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,6 +30,10 @@ import tools.jackson.databind.JsonNode;
  * <p>The tree uses JDK types only, so adapters read and serialise it with any JSON library and need no Jackson types;
  * this class is the one place in the facade whose signature mentions Jackson, for the code that produces output.
  * Trees compare with {@link Object#equals}; note that {@link BigDecimal} equality respects scale.
+ *
+ * <p>The maps and lists this class builds are of its own two private types, canonical all the way down: a tree that is
+ * already canonical is not copied again ({@link #canonical}), which a response would otherwise do with its whole
+ * structured output each time it is built.
  */
 public final class JsonTrees {
 
@@ -66,14 +74,14 @@ public final class JsonTrees {
                 for (Entry<String, JsonNode> property : node.properties()) {
                     copy.put(property.getKey(), convertNullable(property.getValue()));
                 }
-                return Collections.unmodifiableMap(copy);
+                return new ObjectTree(copy);
             }
             case ARRAY -> {
                 List<Object> copy = new ArrayList<>(node.size());
                 for (JsonNode item : node.values()) {
                     copy.add(convertNullable(item));
                 }
-                return Collections.unmodifiableList(copy);
+                return new ArrayTree(copy);
             }
             case STRING -> {
                 return node.stringValue();
@@ -94,7 +102,7 @@ public final class JsonTrees {
 
     private static Object canonicalValue(Object value) {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
-                || value instanceof BigDecimal) {
+                || value instanceof BigDecimal || value instanceof ObjectTree || value instanceof ArrayTree) {
             return value;
         }
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
@@ -118,17 +126,65 @@ public final class JsonTrees {
                 }
                 copy.put(name, canonicalValue(item));
             });
-            return Collections.unmodifiableMap(copy);
+            return new ObjectTree(copy);
         }
         if (value instanceof List<?> list) {
             List<Object> copy = new ArrayList<>(list.size());
             list.forEach(item -> copy.add(canonicalValue(item)));
-            return Collections.unmodifiableList(copy);
+            return new ArrayTree(copy);
         }
         throw notJson("a " + value.getClass().getName());
     }
 
     private static PaganticException notJson(String what) {
         return PaganticException.of(ErrorCode.CONFIG_INVALID, "not a JSON value: " + what);
+    }
+
+    /** An immutable JSON object of canonical values, built only by this class. */
+    private static final class ObjectTree extends AbstractMap<String, Object> {
+        private final Map<String, Object> properties;
+
+        ObjectTree(Map<String, Object> canonicalProperties) {
+            this.properties = Collections.unmodifiableMap(canonicalProperties);
+        }
+
+        @Override
+        public Set<Entry<String, Object>> entrySet() {
+            return properties.entrySet();
+        }
+
+        @Override
+        public Object get(Object key) {
+            return properties.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return properties.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return properties.size();
+        }
+    }
+
+    /** An immutable JSON array of canonical values, built only by this class. */
+    private static final class ArrayTree extends AbstractList<Object> implements RandomAccess {
+        private final List<Object> items;
+
+        ArrayTree(List<Object> canonicalItems) {
+            this.items = canonicalItems;
+        }
+
+        @Override
+        public Object get(int index) {
+            return items.get(index);
+        }
+
+        @Override
+        public int size() {
+            return items.size();
+        }
     }
 }

@@ -88,6 +88,25 @@ class JsonTreesTest {
     }
 
     @Test
+    void aTreeThatIsCanonicalAlreadyIsNotCopiedAgainAndStaysImmutable() {
+        Object parsed = tree("{\"items\":[{\"n\":1}],\"s\":\"x\"}");
+        Object copied = JsonTrees.canonical(Map.of("list", List.of(1))).orElseThrow();
+
+        assertThat(JsonTrees.canonical(parsed)).get().isSameAs(parsed);
+        assertThat(JsonTrees.canonical(copied)).get().isSameAs(copied);
+        assertThat(JsonTrees.canonical(Map.of("outer", parsed)).orElseThrow())
+                .isEqualTo(Map.of("outer", parsed)).extracting(outer -> ((Map<?, ?>) outer).get("outer"))
+                .isSameAs(parsed);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map = (Map<String, Object>) copied;
+        assertThatThrownBy(() -> map.remove("list")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> map.entrySet().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((List<?>) map.get("list")).remove(0))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(parsed).hasToString("{items=[{n=1}], s=x}");
+    }
+
+    @Test
     void valuesThatAreNotJsonAreConfigurationErrors() {
         assertConfigInvalid(() -> JsonTrees.canonical(new Object()));
         assertConfigInvalid(() -> JsonTrees.canonical(Map.of(1, "x")));
