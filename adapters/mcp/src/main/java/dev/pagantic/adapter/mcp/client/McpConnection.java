@@ -243,8 +243,7 @@ final class McpConnection implements AutoCloseable {
             throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": interrupted", null);
         }
         if (step.isCompletedExceptionally() && timedOut(step)) { // the SDK's initialization timeout: the same one
-            throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": no answer within "
-                    + connectTimeout.toMillis() + " ms", null);
+            throw noAnswer(what);
         }
         if (gone.isDone()) { // the server's own story beats the request's failure that followed from it
             step.cancel(true);
@@ -255,11 +254,18 @@ final class McpConnection implements AutoCloseable {
                 return step.get();
             } catch (ExecutionException | InterruptedException | java.util.concurrent.CancellationException e) {
                 Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                if (cause instanceof TimeoutException) { // the SDK's timeout, ending as our deadline passed
+                    throw noAnswer(what);
+                }
                 throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": " + describe(cause), null, cause);
             }
         }
         step.cancel(true);
-        throw failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": no answer within "
+        throw noAnswer(what);
+    }
+
+    private PaganticException noAnswer(String what) {
+        return failure(ErrorCode.TOOL_UNAVAILABLE, "could not " + what + ": no answer within "
                 + connectTimeout.toMillis() + " ms", null);
     }
 
