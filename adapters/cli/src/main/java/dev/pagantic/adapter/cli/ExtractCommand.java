@@ -57,9 +57,10 @@ final class ExtractCommand extends ModelCommand {
                 || response.structuredOutput().isPresent()) {
             return response;
         }
-        String message = "the answer was cut off at the token limit after " + response.tokenUsage().outputTokens()
-                + " tokens, before its JSON was complete: raise --max-tokens, or close the schema's objects "
-                + "(\"additionalProperties\": false) so that the model cannot go on adding properties";
+        String message = "the answer was cut off at the token limit before its JSON was complete ("
+                + response.tokenUsage().outputTokens() + " output tokens in all, retries included): raise "
+                + "--max-tokens, or close the schema's objects (\"additionalProperties\": false) so that the model "
+                + "cannot go on adding properties";
         return response.toBuilder().error(SystemError.of(ErrorCode.CONSTRAINT_JSON_INVALID, message))
                 .finishReason(FinishReason.ERROR).build();
     }

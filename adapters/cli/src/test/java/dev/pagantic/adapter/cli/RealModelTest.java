@@ -55,7 +55,7 @@ class RealModelTest {
 
         assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.CONSTRAINT);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).contains("CONSTRAINT_JSON_INVALID", "cut off at the token limit after 6 tokens",
+        assertThat(run.err()).contains("CONSTRAINT_JSON_INVALID", "cut off at the token limit", "(6 output tokens in all",
                 "--max-tokens");
     }
 
