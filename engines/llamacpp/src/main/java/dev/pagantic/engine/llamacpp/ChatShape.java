@@ -74,7 +74,7 @@ final class ChatShape {
                 throw refused(i, "opens the conversation with " + opening(message) + "; the model's chat template "
                         + "requires a user message first");
             }
-            if (role == Role.USER) {
+            if (role == Role.USER && pendingSystem != null) {
                 message = Message.user(joined(pendingSystem, message.content()));
                 pendingSystem = null;
             }
