@@ -4,6 +4,7 @@ import dev.pagantic.constraint.SchemaValidator;
 import dev.pagantic.constraint.ValidationReport;
 import dev.pagantic.core.Message;
 import dev.pagantic.core.Role;
+import dev.pagantic.inference.grammar.GbnfGrammar;
 import dev.pagantic.orchestrate.loop.LoopSettings;
 import dev.pagantic.orchestrate.loop.Outcome;
 import dev.pagantic.orchestrate.structured.SpecializedLoop;
@@ -44,8 +45,11 @@ final class StructuredMode implements ModeRunner {
                 }
             });
 
-    /** What makes two requests' loops the same: the output contract and the request's system messages. */
-    private record LoopKey(OutputContract output, String system) {
+    /**
+     * What makes two requests' loops the same: the output contract, the grammar it loaded (a grammar file read anew
+     * for each request may have changed) and the request's system messages.
+     */
+    private record LoopKey(OutputContract output, Optional<GbnfGrammar> grammar, String system) {
     }
 
     StructuredMode(LoopSettings settings, RetryPolicy retryPolicy, @Nullable RuleValidator rules,
@@ -59,7 +63,7 @@ final class StructuredMode implements ModeRunner {
     @Override
     public SystemResponse run(RequestCall call) {
         SystemRequest req = call.request();
-        SpecializedLoop loop = loops.computeIfAbsent(new LoopKey(req.output(), requestSystem(req)), key -> {
+        SpecializedLoop loop = loops.computeIfAbsent(new LoopKey(req.output(), call.grammar(), requestSystem(req)), key -> {
             SpecializedLoop.Builder builder = SpecializedLoop.builder().loopSettings(settingsFor(req))
                     .schema(req.output().schema().orElseThrow()).grammar(call.grammar().orElse(null))
                     .retryPolicy(retryPolicy).rules(rules).strictValidation(req.output().strictValidation());

@@ -16,6 +16,7 @@ import dev.pagantic.core.TokenUsage;
 import dev.pagantic.core.ToolCall;
 import dev.pagantic.core.ToolDefinition;
 import dev.pagantic.core.ToolResult;
+import dev.pagantic.inference.Capability;
 import dev.pagantic.inference.Request;
 import dev.pagantic.inference.Result;
 import dev.pagantic.inference.StreamHandler;
@@ -33,6 +34,7 @@ import dev.pagantic.testkit.ScriptedEngine;
 import dev.pagantic.testkit.SlowEngine;
 import dev.pagantic.tool.Tool;
 import dev.pagantic.tool.ToolRegistry;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -487,6 +489,23 @@ class OrchestratorTest {
         }
         assertThat(engine.requests().get(0).messages().get(0)).isEqualTo(Message.system("Be A."));
         assertThat(engine.requests().get(1).messages().get(0)).isEqualTo(Message.system("Be B."));
+    }
+
+    @Test
+    void aGrammarFileChangedBetweenTwoStructuredRequestsConstrainsTheSecondWithItsNewText(@TempDir Path dir)
+            throws Exception {
+        Path file = Files.writeString(dir.resolve("sentiment.gbnf"),
+                "root ::= \"{\\\"sentiment\\\":\\\"positive\\\"}\"");
+        ScriptedEngine engine = ScriptedEngine.builder().capabilities(Capability.GRAMMAR)
+                .reply(POSITIVE).reply(POSITIVE).build();
+        try (Orchestrator facade = orchestrator(engine).build()) {
+            OutputContract contract = OutputContract.builder().schema(SENTIMENT).grammarFile(file).build();
+            facade.execute(SystemRequest.builder().mode(Mode.STRUCTURED).user("x").output(contract).build());
+            Files.writeString(file, "root ::= \"{\\\"sentiment\\\": \\\"positive\\\"}\"");
+            facade.execute(SystemRequest.builder().mode(Mode.STRUCTURED).user("x").output(contract).build());
+        }
+        assertThat(engine.requests().get(0).grammar().orElseThrow().text()).doesNotContain(": ");
+        assertThat(engine.requests().get(1).grammar().orElseThrow().text()).contains(": ");
     }
 
     @Test
